@@ -1,0 +1,5 @@
+"""`python -m tablelog` runs the command line."""
+
+from tablelog.cli.app import main
+
+main()

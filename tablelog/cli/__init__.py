@@ -1,0 +1,1 @@
+"""Typer adapter over tablelog.commands; never imports SQLAlchemy."""

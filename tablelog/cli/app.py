@@ -1,0 +1,94 @@
+"""The `tablelog` command line: a thin Typer adapter over tablelog.commands.
+
+Every command parses its arguments, calls one application function and renders the result.
+Refusals (`TablelogError`) become one sentence on stderr and exit 1; nothing is written.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Annotated, Any
+
+import typer
+from typer.core import TyperGroup
+
+from tablelog import __version__
+from tablelog.errors import TablelogError
+
+
+class _Group(TyperGroup):
+    """The root group: turns refusals raised anywhere below into exit 1 with one sentence."""
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except TablelogError as exc:
+            typer.echo(str(exc), err=True)
+            raise typer.Exit(1) from None
+
+
+app = typer.Typer(
+    cls=_Group,
+    name="tablelog",
+    help=(
+        "An event-sourced game log for card- and dice-driven RPG conflicts.\n\n"
+        "Example: tablelog campaign create bar-fight --ruleset improv"
+    ),
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode="markdown",
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"tablelog {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    ctx: typer.Context,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            envvar="TABLELOG_DB",
+            help="SQLite file path or database URL (postgresql+psycopg://user@host/db). "
+            "Default: ./tablelog.db",
+            show_default=False,
+        ),
+    ] = None,
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Show the version."),
+    ] = False,
+) -> None:
+    """An event-sourced game log for card- and dice-driven RPG conflicts.
+
+    Example: `tablelog campaign create bar-fight --ruleset improv`, then `tablelog log`.
+    """
+    ctx.obj = db or os.environ.get("TABLELOG_DB") or "tablelog.db"
+
+
+def _register() -> None:
+    # Imported here so each module can import `app`-free helpers without cycles.
+    from tablelog.cli import campaign, database, log
+
+    app.add_typer(campaign.app, name="campaign")
+    app.add_typer(database.app, name="db")
+    log.register(app)
+
+
+_register()
+
+
+def main() -> None:
+    """Console entry point: usage errors exit 2 (click), refusals 1, a broken log 3."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        sys.exit(130)

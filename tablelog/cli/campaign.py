@@ -1,0 +1,109 @@
+"""`tablelog campaign create|list`."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from tablelog.cli.options import JsonOption, target
+from tablelog.cli.output import emit_json, when
+from tablelog.commands.campaigns import create_campaign, list_campaigns
+from tablelog.commands.database import open_store
+from tablelog.errors import InvalidInput
+
+app = typer.Typer(no_args_is_help=True, help="Create and list campaigns.")
+
+
+def _options(pairs: list[str]) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise InvalidInput(f"--option takes KEY=VALUE; got {pair!r}", code="bad-option")
+        options[key.strip()] = value.strip()
+    return options
+
+
+@app.command("create")
+def create(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The campaign's name, e.g. bar-fight.")],
+    ruleset: Annotated[
+        str, typer.Option("--ruleset", "-r", help="improv (more rulesets to come).")
+    ],
+    gm: Annotated[str, typer.Option("--gm", help="The game master's player name.")] = "gm",
+    deck_mode: Annotated[
+        str | None,
+        typer.Option("--deck-mode", help="recorded (cards dealt elsewhere) or managed."),
+    ] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="A ruleset option as KEY=VALUE; repeatable."),
+    ] = None,
+    json: JsonOption = False,
+) -> None:
+    """Start a new campaign and print the GM's access token (shown once).
+
+    Example: `tablelog campaign create bar-fight --ruleset improv --gm mara --option
+    talent_uses_per_session=5`
+    """
+    options = _options(option or [])
+    if deck_mode is not None:
+        options["deck_mode"] = deck_mode
+    store = open_store(target(ctx), create=True)
+    try:
+        created = create_campaign(store, name, ruleset=ruleset, gm=gm, options=options)
+    finally:
+        store.close()
+    if json:
+        emit_json(
+            {
+                "campaign": created.campaign,
+                "ruleset": created.ruleset,
+                "gm": created.gm,
+                "seq": created.event.seq,
+                "hash": created.event.hash.hex(),
+                "token": created.token,
+            }
+        )
+        return
+    typer.echo(f"created campaign {created.campaign} ({created.ruleset}) in {store.label}")
+    typer.echo(f"GM {created.gm}'s access token (shown once, keep it safe): {created.token}")
+
+
+@app.command("list")
+def list_(ctx: typer.Context, json: JsonOption = False) -> None:
+    """List the campaigns with their ruleset, events and last activity.
+
+    Example: `tablelog campaign list --json`
+    """
+    store = open_store(target(ctx))
+    try:
+        summaries = list_campaigns(store)
+    finally:
+        store.close()
+    if json:
+        emit_json(
+            [
+                {
+                    "campaign": s.campaign,
+                    "ruleset": s.ruleset,
+                    "seq": s.seq,
+                    "events": s.events,
+                    "last_activity": s.last_activity,
+                    "head_hash": s.head_hash,
+                }
+                for s in summaries
+            ]
+        )
+        return
+    if not summaries:
+        typer.echo("no campaigns yet; `tablelog campaign create NAME --ruleset improv` starts one")
+        return
+    table = Table("campaign", "ruleset", "events", "last activity (UTC)", box=None)
+    for s in summaries:
+        table.add_row(s.campaign, s.ruleset, str(s.events), when(s.last_activity))
+    Console().print(table)

@@ -1,0 +1,27 @@
+"""Options shared by campaign-scoped commands."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+CampaignOption = Annotated[
+    str | None,
+    typer.Option(
+        "--campaign",
+        "-c",
+        envvar="TABLELOG_CAMPAIGN",
+        help="The campaign; default: the only one in the database.",
+        show_default=False,
+    ),
+]
+
+JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
+
+
+def target(ctx: typer.Context) -> str:
+    """The --db target chosen on the root command."""
+    root = ctx.find_root()
+    value = root.obj
+    return value if isinstance(value, str) else "tablelog.db"

@@ -1,0 +1,81 @@
+"""Opening the log, choosing the campaign, and the schema commands (`db upgrade/current`)."""
+
+from __future__ import annotations
+
+import os
+
+import msgspec
+
+from tablelog.errors import NotFound, SchemaMismatch
+from tablelog.migrations import HEAD
+from tablelog.rules.names import campaign_name
+from tablelog.storage import DEFAULT_TARGET, EventStore, open_store
+from tablelog.storage import migrate as _migrate
+
+__all__ = ["DEFAULT_TARGET", "EventStore", "open_store"]
+
+
+class Revision(msgspec.Struct, frozen=True, kw_only=True):
+    database: str
+    revision: str | None
+    head: str
+
+    @property
+    def is_current(self) -> bool:
+        return self.revision == self.head
+
+
+def default_target() -> str:
+    return os.environ.get("TABLELOG_DB") or DEFAULT_TARGET
+
+
+def upgrade(target: str) -> Revision:
+    """Migrate the database at `target` to this tablelog's newest revision."""
+    store = open_store(target, create=True, check_schema=False)
+    try:
+        reached = _migrate.upgrade(store.engine)
+        return Revision(database=store.label, revision=reached, head=HEAD)
+    finally:
+        store.close()
+
+
+def current(target: str) -> Revision:
+    store = open_store(target, check_schema=False)
+    try:
+        revision = _migrate.current_revision(store.engine)
+        return Revision(database=store.label, revision=revision, head=HEAD)
+    finally:
+        store.close()
+
+
+def resolve_campaign(store: EventStore, given: str | None) -> str:
+    """The campaign named by --campaign / TABLELOG_CAMPAIGN, or the only one there is."""
+    if given:
+        name = campaign_name(given)
+        if store.head(name) is None:
+            raise NotFound(f"there is no campaign {given!r} in {store.label}")
+        return name
+    names = [c.name for c in store.campaigns()]
+    if len(names) == 1:
+        return names[0]
+    if not names:
+        raise NotFound(
+            f"{store.label} holds no campaign yet; "
+            "`tablelog campaign create NAME --ruleset improv` starts one",
+            code="no-campaign",
+        )
+    raise NotFound(
+        f"{store.label} holds {len(names)} campaigns ({', '.join(names)}); "
+        "name one with --campaign or TABLELOG_CAMPAIGN",
+        code="campaign-required",
+    )
+
+
+__all__ += [
+    "Revision",
+    "SchemaMismatch",
+    "current",
+    "default_target",
+    "resolve_campaign",
+    "upgrade",
+]

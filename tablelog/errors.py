@@ -1,0 +1,76 @@
+"""Errors a user may meet: each carries a stable code and one sentence.
+
+The sentence names the rule, the value given and the value allowed, so the CLI can print
+`code: sentence` and the HTTP service can return the same pair as JSON. Nothing here carries
+a driver exception: storage translates those before they leave it.
+"""
+
+from __future__ import annotations
+
+
+class TablelogError(Exception):
+    """A refusal the user can act on: nothing was written."""
+
+    code: str = "error"
+
+    def __init__(self, message: str, *, code: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+
+class RuleViolation(TablelogError):
+    """A rule of the campaign's ruleset forbids the action."""
+
+    code = "rule-violation"
+
+
+class InvalidInput(TablelogError):
+    """The input is malformed: a bad name, option, card code or file line."""
+
+    code = "invalid-input"
+
+
+class NotFound(TablelogError):
+    """A named campaign, conflict, player or event does not exist."""
+
+    code = "not-found"
+
+
+class AlreadyExists(TablelogError):
+    """A name that must be unique is already taken."""
+
+    code = "already-exists"
+
+
+class ConcurrencyConflict(TablelogError):
+    """The campaign moved on since the caller read it (optimistic concurrency)."""
+
+    code = "concurrency-conflict"
+
+    def __init__(self, message: str, *, expected: int, actual: int) -> None:
+        super().__init__(message)
+        self.expected = expected
+        self.actual = actual
+
+
+class DuplicateEventId(TablelogError):
+    """An event id is reused with a different payload: a retry must be byte-identical."""
+
+    code = "event-id-reused"
+
+
+class StorageError(TablelogError):
+    """The database cannot be opened, read or written."""
+
+    code = "storage"
+
+
+class SchemaMismatch(StorageError):
+    """The database schema is not the revision this tablelog expects."""
+
+    code = "schema-revision"

@@ -1,0 +1,54 @@
+"""The base of every event, and the registry that maps a stored `type` back to its Struct.
+
+An event is a frozen msgspec Struct whose tag (`type`) is pinned and never reused. Its
+`schema_version` class attribute says which payload shape the class decodes; older stored
+payloads are brought forward by upcasters (see `upcasters.py`) before decoding.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, TypeVar
+
+import msgspec
+
+
+class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+    """Something that happened at the table. Subclasses pin `tag="ruleset.name"`."""
+
+    schema_version: ClassVar[int] = 1
+
+    @classmethod
+    def type_name(cls) -> str:
+        tag = cls.__struct_config__.tag
+        if not isinstance(tag, str):
+            raise TypeError(f"{cls.__name__} has no pinned tag")
+        return tag
+
+    def conflict_id(self) -> str | None:
+        """The conflict this event belongs to, if any (used to filter logs and replays)."""
+        value: Any = getattr(self, "conflict", None)
+        return value if isinstance(value, str) else None
+
+
+E = TypeVar("E", bound=type[Event])
+
+_REGISTRY: dict[str, type[Event]] = {}
+
+
+def registered(cls: E) -> E:
+    """Class decorator: make an event type decodable from the log by its tag."""
+    tag = cls.type_name()
+    existing = _REGISTRY.get(tag)
+    if existing is not None and existing is not cls:
+        raise ValueError(f"event type {tag!r} is already registered by {existing.__qualname__}")
+    _REGISTRY[tag] = cls
+    return cls
+
+
+def event_class(type_name: str) -> type[Event] | None:
+    """The Struct registered for a stored `type`, or None if this tablelog does not know it."""
+    return _REGISTRY.get(type_name)
+
+
+def known_types() -> frozenset[str]:
+    return frozenset(_REGISTRY)

@@ -1,0 +1,87 @@
+"""The envelope: an event as the log keeps it, with its place in the campaign's chain.
+
+`payload` holds the canonical bytes exactly as stored; they are decoded on demand, never
+re-encoded, so exports and hashes always see the original bytes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from tablelog.events.base import Event
+from tablelog.events.codec import decode, encode
+
+
+class Pending(msgspec.Struct, frozen=True, kw_only=True):
+    """An event about to be appended: the store adds seq, time and hashes."""
+
+    event_id: str
+    type: str
+    schema_version: int
+    actor: str
+    payload: bytes
+    # Set only by an import, which keeps the original time; the store stamps it otherwise.
+    recorded_at: int | None = None
+
+    @classmethod
+    def of(cls, event: Event, *, actor: str, event_id: str) -> Pending:
+        return cls(
+            event_id=event_id,
+            type=event.type_name(),
+            schema_version=event.schema_version,
+            actor=actor,
+            payload=encode(event),
+        )
+
+
+class Envelope(msgspec.Struct, frozen=True, kw_only=True):
+    """One stored event with its chain fields."""
+
+    campaign: str
+    seq: int
+    event_id: str
+    type: str
+    schema_version: int
+    actor: str
+    recorded_at: int
+    payload: bytes
+    prev_hash: bytes
+    hash: bytes
+
+    def event(self) -> Event:
+        return decode(self.type, self.schema_version, self.payload)
+
+    def to_json_line(self) -> bytes:
+        """The JSON Lines form: the whole envelope, the payload inline byte for byte."""
+        return _LINE_ENCODER.encode(
+            _Line(
+                campaign=self.campaign,
+                seq=self.seq,
+                event_id=self.event_id,
+                type=self.type,
+                schema_version=self.schema_version,
+                actor=self.actor,
+                recorded_at=self.recorded_at,
+                prev_hash=self.prev_hash.hex(),
+                hash=self.hash.hex(),
+                payload=msgspec.Raw(self.payload),
+            )
+        )
+
+
+class _Line(msgspec.Struct, frozen=True, kw_only=True):
+    campaign: str
+    seq: int
+    event_id: str
+    type: str
+    schema_version: int
+    actor: str
+    recorded_at: int
+    prev_hash: str
+    hash: str
+    payload: Any
+
+
+_LINE_ENCODER = msgspec.json.Encoder()

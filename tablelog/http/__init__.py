@@ -1,0 +1,1 @@
+"""Litestar adapter over tablelog.commands (the play-by-post service)."""

@@ -1,0 +1,1 @@
+"""What it means: pure folds over events. No I/O, no clock, no randomness here."""

@@ -1,0 +1,48 @@
+"""Improv (seed 000, chapter 4): the options, with the defaults rules/improv.md decides.
+
+The conflict rules themselves (decide/evolve) arrive with the Improv issue; the options are
+here already so a campaign records them from its first event.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+
+from tablelog.rules.registry import Ruleset
+
+Count = Annotated[int, msgspec.Meta(ge=0, le=1000)]
+Positive = Annotated[int, msgspec.Meta(ge=1, le=1000)]
+SuitOrder = Annotated[
+    str,
+    msgspec.Meta(
+        pattern="^(?=.*C)(?=.*D)(?=.*H)(?=.*S)[CDHS]{4}$",
+        description="the four suits C, D, H, S once each, lowest first (e.g. CDHS)",
+    ),
+]
+
+
+class ImprovOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    deck_mode: Literal["recorded", "managed"] = "recorded"
+    player_decks: Literal["shared", "per_player"] = "shared"
+    joker_value: Annotated[int, msgspec.Meta(ge=2, le=100)] = 15
+    bonus_value: Positive = 3
+    suit_order: SuitOrder = "CDHS"
+    lethal_fate: bool = False
+    player_hand: Positive = 4
+    gm_hand_base: Count = 3
+    gm_tokens_per_player: Count = 3
+    pool_per_player: Count = 1
+    carry_tokens: bool = False
+    award_source: Literal["pool", "giver"] = "pool"
+    talent_uses_per_session: Count = 6
+    extended_rounds: Positive = 3
+
+
+RULESET = Ruleset(
+    name="improv",
+    title="Improv (chapter 4: Conflict)",
+    options_type=ImprovOptions,
+    has_deck_mode=True,
+)

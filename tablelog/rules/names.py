@@ -1,0 +1,35 @@
+"""Names of campaigns and players: what is allowed and how they are compared.
+
+Names are matched case-insensitively and kept in lower case as keys (`Mara` -> `mara`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from tablelog.errors import InvalidInput
+
+_CAMPAIGN = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
+_PLAYER = re.compile(r"[^\W_][\w.'-]{0,39}")
+
+
+def campaign_name(text: str) -> str:
+    name = text.strip().lower()
+    if not _CAMPAIGN.fullmatch(name):
+        raise InvalidInput(
+            f"campaign name {text!r} is not allowed; use 1 to 64 letters a-z, digits, '.', '_' "
+            "or '-', starting with a letter or digit",
+            code="bad-name",
+        )
+    return name
+
+
+def player_name(text: str) -> str:
+    name = text.strip().lower()
+    if not _PLAYER.fullmatch(name):
+        raise InvalidInput(
+            f"player name {text!r} is not allowed; use 1 to 40 letters, digits, '.', '_', "
+            "\"'\" or '-', starting with a letter or digit",
+            code="bad-name",
+        )
+    return name

@@ -1,0 +1,49 @@
+"""Where the log is kept: SQLAlchemy Core on SQLite or PostgreSQL. Driver errors stay here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tablelog.errors import NotFound
+from tablelog.storage.engine import DamagedDatabase, build_engine, describe, is_sqlite, resolve_url
+from tablelog.storage.migrate import check_revision
+from tablelog.storage.store import AppendResult, CampaignHead, CampaignTransaction, EventStore
+
+DEFAULT_TARGET = "tablelog.db"
+
+
+def open_store(target: str, *, create: bool = False, check_schema: bool = True) -> EventStore:
+    """Open the log at `target` (a file path or a database URL).
+
+    A SQLite file that does not exist yet is created and migrated only when `create` is set
+    (commands that write); reading a missing file is refused rather than leaving an empty
+    file behind. A SQLite file at an older revision is migrated on open; a server must be
+    migrated with `tablelog db upgrade`.
+    """
+    url = resolve_url(target)
+    if is_sqlite(url) and not create and url.database and not Path(url.database).exists():
+        raise NotFound(
+            f"there is no database at {url.database}; "
+            "`tablelog campaign create NAME --ruleset improv` creates one"
+        )
+    engine = build_engine(url)
+    store = EventStore(engine)
+    if check_schema:
+        try:
+            check_revision(engine, auto_upgrade=is_sqlite(url))
+        except BaseException:
+            store.close()
+            raise
+    return store
+
+
+__all__ = [
+    "DEFAULT_TARGET",
+    "AppendResult",
+    "CampaignHead",
+    "CampaignTransaction",
+    "DamagedDatabase",
+    "EventStore",
+    "describe",
+    "open_store",
+]

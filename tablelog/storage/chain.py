@@ -1,0 +1,37 @@
+"""The hash chain, as pure functions: the store computes it at append, verify recomputes it.
+
+hash = SHA-256(prev_hash || len(header) as 4 bytes || header || payload), where header is the
+JSON array [campaign, seq, event_id, type, schema_version, actor, recorded_at]. Every column
+but the global `position` is covered, so a campaign keeps its hashes when imported elsewhere.
+The length prefix keeps the header/payload boundary unambiguous.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import msgspec
+
+GENESIS = bytes(32)
+
+_ENCODER = msgspec.json.Encoder()
+
+
+def event_hash(
+    *,
+    prev_hash: bytes,
+    campaign: str,
+    seq: int,
+    event_id: str,
+    type: str,
+    schema_version: int,
+    actor: str,
+    recorded_at: int,
+    payload: bytes,
+) -> bytes:
+    header = _ENCODER.encode([campaign, seq, event_id, type, schema_version, actor, recorded_at])
+    digest = hashlib.sha256(prev_hash)
+    digest.update(len(header).to_bytes(4, "big"))
+    digest.update(header)
+    digest.update(payload)
+    return digest.digest()

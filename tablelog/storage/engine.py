@@ -1,0 +1,123 @@
+"""Turning a `--db` target into a configured SQLAlchemy engine, and driver errors into ours.
+
+SQLite follows SQLAlchemy's documented recipe for pysqlite: the driver's own transaction
+handling is turned off and `begin` emits BEGIN IMMEDIATE for writers, so a writer takes the
+file's write lock before it reads the state it decides on. A deferred BEGIN that later writes
+fails with SQLITE_BUSY in WAL mode instead of waiting; IMMEDIATE waits (busy_timeout) and queues.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.exc import (
+    ArgumentError,
+    DBAPIError,
+    IntegrityError,
+    NoSuchModuleError,
+    SQLAlchemyError,
+)
+
+from tablelog.errors import AlreadyExists, StorageError
+
+BUSY_TIMEOUT_MS = 60_000
+WRITE = "tablelog_write"
+"""Execution option: a connection that will write begins with BEGIN IMMEDIATE on SQLite."""
+
+
+class DamagedDatabase(StorageError):
+    """The database file itself is corrupt: `verify` reports this as a broken log."""
+
+    code = "damaged-database"
+
+
+def resolve_url(target: str) -> URL:
+    """A file path means SQLite; anything with `://` is an SQLAlchemy URL."""
+    if "://" not in target:
+        return URL.create("sqlite+pysqlite", database=str(Path(target).expanduser()))
+    try:
+        url = make_url(target)
+    except ArgumentError:
+        raise StorageError(f"{target!r} is neither a file path nor a database URL") from None
+    if url.drivername in ("postgresql", "postgres"):
+        # psycopg 3 is the driver tablelog ships with; a bare scheme means it.
+        url = url.set(drivername="postgresql+psycopg")
+    elif url.drivername == "sqlite":
+        url = url.set(drivername="sqlite+pysqlite")
+    if url.drivername not in ("sqlite+pysqlite", "postgresql+psycopg"):
+        raise StorageError(
+            f"database URL scheme {url.drivername!r} is not supported; "
+            "use a file path (SQLite) or postgresql+psycopg://user@host/db"
+        )
+    return url
+
+
+def describe(url: URL) -> str:
+    if url.get_backend_name() == "sqlite":
+        return url.database or ":memory:"
+    return url.render_as_string(hide_password=True)
+
+
+def is_sqlite(url: URL) -> bool:
+    return url.get_backend_name() == "sqlite"
+
+
+def build_engine(url: URL) -> Engine:
+    try:
+        if is_sqlite(url):
+            engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
+            _configure_sqlite(engine)
+            return engine
+        return create_engine(url, pool_pre_ping=False)
+    except (ArgumentError, NoSuchModuleError, ImportError) as exc:
+        raise StorageError(f"cannot use database {describe(url)}: {exc}") from None
+
+
+def _configure_sqlite(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Let SQLAlchemy's `begin` event below emit BEGIN, not the driver.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            cursor.execute("PRAGMA journal_mode = WAL")
+            cursor.execute("PRAGMA synchronous = FULL")
+            cursor.execute("PRAGMA foreign_keys = ON")
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Connection) -> None:
+        mode = "IMMEDIATE" if connection.get_execution_options().get(WRITE) else "DEFERRED"
+        connection.exec_driver_sql(f"BEGIN {mode}")
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+@contextmanager
+def translated(what: str) -> Iterator[None]:
+    """Turn any driver or SQLAlchemy error into a one-sentence StorageError."""
+    try:
+        yield
+    except IntegrityError as exc:
+        raise AlreadyExists(f"{what}: {_first_line(exc.orig or exc)}") from None
+    except DBAPIError as exc:
+        orig = exc.orig
+        if isinstance(orig, sqlite3.DatabaseError) and getattr(orig, "sqlite_errorcode", None) in (
+            sqlite3.SQLITE_CORRUPT,
+            sqlite3.SQLITE_NOTADB,
+        ):
+            raise DamagedDatabase(f"{what}: the database file is damaged ({orig})") from None
+        raise StorageError(f"{what}: {_first_line(orig or exc)}") from None
+    except SQLAlchemyError as exc:
+        raise StorageError(f"{what}: {_first_line(exc)}") from None

@@ -1,0 +1,76 @@
+"""The tables, described once: Alembic revisions are checked against this MetaData.
+
+`payload` is a binary column, never JSON/JSONB, because the hash covers the exact bytes and
+a JSON column would reorder keys. Hashes are stored as their 32 raw bytes.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Table,
+    UniqueConstraint,
+)
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+# SQLite only auto-increments an INTEGER PRIMARY KEY (the rowid alias), not a BIGINT one.
+Position = BigInteger().with_variant(Integer(), "sqlite")
+
+campaigns = Table(
+    "campaigns",
+    metadata,
+    Column("name", String(64), primary_key=True),
+    Column("ruleset", String(64), nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Column("head_seq", BigInteger, nullable=False),
+    Column("head_hash", LargeBinary(32), nullable=False),
+    Column("updated_at", BigInteger, nullable=False),
+)
+
+events = Table(
+    "events",
+    metadata,
+    Column("position", Position, primary_key=True, autoincrement=True),
+    Column("campaign_id", String(64), ForeignKey("campaigns.name"), nullable=False),
+    Column("seq", BigInteger, nullable=False),
+    Column("event_id", String(36), nullable=False),
+    Column("type", String(100), nullable=False),
+    Column("schema_version", Integer, nullable=False),
+    Column("actor", String(100), nullable=False),
+    Column("recorded_at", BigInteger, nullable=False),
+    Column("payload", LargeBinary, nullable=False),
+    Column("prev_hash", LargeBinary(32), nullable=False),
+    Column("hash", LargeBinary(32), nullable=False),
+    UniqueConstraint("campaign_id", "seq"),
+    UniqueConstraint("event_id"),
+)
+
+# Service access: tokens are secrets, so they live beside the log, never in it (the log is
+# exported to forums), and only their SHA-256 digests are kept.
+access_tokens = Table(
+    "access_tokens",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("campaign_id", String(64), ForeignKey("campaigns.name"), nullable=False),
+    Column("player", String(100), nullable=False),
+    Column("role", String(16), nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Column("revoked_at", BigInteger, nullable=True),
+    Index(None, "campaign_id", "player"),
+)

@@ -1,0 +1,144 @@
+"""Alembic revisions: round trips and drift on both backends, and first use of a new file."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import create_engine, inspect, text
+
+from tablelog.commands import database
+from tablelog.commands.campaigns import create_campaign, list_campaigns
+from tablelog.errors import SchemaMismatch
+from tablelog.migrations import HEAD
+from tablelog.storage import migrate, open_store
+from tablelog.storage.engine import resolve_url
+from tablelog.storage.schema import metadata
+
+TABLES = {"alembic_version", "access_tokens", "campaigns", "events"}
+
+
+def tables(target: str) -> set[str]:
+    engine = create_engine(resolve_url(target))
+    try:
+        with engine.connect() as conn:
+            return set(inspect(conn).get_table_names())
+    finally:
+        engine.dispose()
+
+
+def test_the_baked_head_is_the_head_of_the_revisions() -> None:
+    script = ScriptDirectory.from_config(migrate.alembic_config())
+    assert script.get_current_head() == HEAD
+    assert migrate.known_revisions()[-1] == HEAD
+
+
+def test_upgrade_downgrade_upgrade_round_trips(target: str) -> None:
+    assert database.upgrade(target).revision == HEAD
+    assert tables(target) == TABLES
+    store = open_store(target)
+    try:
+        assert migrate.downgrade(store.engine, "base") is None
+        assert tables(target) == {"alembic_version"}
+        assert database.current(target).revision is None
+    finally:
+        store.close()
+    assert database.upgrade(target).revision == HEAD
+    assert tables(target) == TABLES
+    assert database.current(target).is_current
+
+
+def test_the_revisions_match_the_models(target: str) -> None:
+    database.upgrade(target)
+    engine = create_engine(resolve_url(target))
+    try:
+        with engine.connect() as conn:
+            drift = compare_metadata(MigrationContext.configure(conn), metadata)
+    finally:
+        engine.dispose()
+    assert drift == []
+
+
+def test_upgrade_is_safe_to_repeat(target: str) -> None:
+    assert database.upgrade(target).revision == HEAD
+    assert database.upgrade(target).revision == HEAD
+
+
+def test_an_open_database_pays_one_read_not_an_alembic_run(
+    sqlite_target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    database.upgrade(sqlite_target)
+
+    def no_alembic(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("Alembic ran on an up-to-date database")
+
+    monkeypatch.setattr(migrate, "upgrade", no_alembic)
+    monkeypatch.setattr("alembic.command.upgrade", no_alembic)
+    store = open_store(sqlite_target)
+    store.close()
+
+
+@pytest.mark.postgresql
+def test_a_server_is_not_migrated_behind_the_users_back(pg_target: str) -> None:
+    with pytest.raises(SchemaMismatch, match="tablelog db upgrade"):
+        open_store(pg_target)
+    assert tables(pg_target) == set()
+
+
+def test_a_revision_from_a_newer_tablelog_is_refused(target: str) -> None:
+    database.upgrade(target)
+    engine = create_engine(resolve_url(target))
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE alembic_version SET version_num = '9999'"))
+    engine.dispose()
+    with pytest.raises(SchemaMismatch, match="newer tablelog"):
+        open_store(target)
+
+
+def test_a_new_file_is_created_and_migrated_on_first_use(sqlite_target: str) -> None:
+    store = open_store(sqlite_target, create=True)
+    try:
+        create_campaign(store, "first", ruleset="improv")
+        assert [c.campaign for c in list_campaigns(store)] == ["first"]
+    finally:
+        store.close()
+    assert database.current(sqlite_target).is_current
+
+
+def test_processes_starting_at_once_on_a_new_file_migrate_it_once(tmp_path: Path) -> None:
+    db = tmp_path / "race.db"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TABLELOG_")}
+    procs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "tablelog",
+                "--db",
+                str(db),
+                "campaign",
+                "create",
+                f"c{i}",
+                "--ruleset",
+                "improv",
+            ],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for i in range(6)
+    ]
+    for proc in procs:
+        _, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err.decode()
+    store = open_store(str(db))
+    try:
+        assert [c.campaign for c in list_campaigns(store)] == [f"c{i}" for i in range(6)]
+    finally:
+        store.close()
