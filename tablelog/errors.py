@@ -74,3 +74,9 @@ class SchemaMismatch(StorageError):
     """The database schema is not the revision this tablelog expects."""
 
     code = "schema-revision"
+
+
+class DamagedDatabase(StorageError):
+    """The database file itself is corrupt: `verify` reports this as a broken log."""
+
+    code = "damaged-database"

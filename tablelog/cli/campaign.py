@@ -14,7 +14,11 @@ from tablelog.commands.campaigns import create_campaign, list_campaigns
 from tablelog.commands.database import open_store
 from tablelog.errors import InvalidInput
 
-app = typer.Typer(no_args_is_help=True, help="Create and list campaigns.")
+app = typer.Typer(
+    no_args_is_help=True,
+    help="Create and list campaigns.\n\n"
+    "Example: `tablelog campaign create bar-fight --ruleset improv`",
+)
 
 
 def _options(pairs: list[str]) -> dict[str, str]:

@@ -8,7 +8,11 @@ from tablelog.cli.options import JsonOption, target
 from tablelog.cli.output import emit_json
 from tablelog.commands import database
 
-app = typer.Typer(no_args_is_help=True, help="Migrate the database schema.")
+app = typer.Typer(
+    no_args_is_help=True,
+    help="Migrate the database schema (SQLite files migrate themselves).\n\n"
+    "Example: `tablelog --db postgresql+psycopg://user@dbhost/tablelog db upgrade`",
+)
 
 
 @app.command("upgrade")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tablelog.errors import NotFound
-from tablelog.storage.engine import DamagedDatabase, build_engine, describe, is_sqlite, resolve_url
+from tablelog.errors import DamagedDatabase, NotFound
+from tablelog.storage.engine import build_engine, describe, is_sqlite, resolve_url
 from tablelog.storage.migrate import check_revision
 from tablelog.storage.store import AppendResult, CampaignHead, CampaignTransaction, EventStore
 

@@ -24,17 +24,11 @@ from sqlalchemy.exc import (
     SQLAlchemyError,
 )
 
-from tablelog.errors import AlreadyExists, StorageError
+from tablelog.errors import AlreadyExists, DamagedDatabase, StorageError
 
 BUSY_TIMEOUT_MS = 60_000
 WRITE = "tablelog_write"
 """Execution option: a connection that will write begins with BEGIN IMMEDIATE on SQLite."""
-
-
-class DamagedDatabase(StorageError):
-    """The database file itself is corrupt: `verify` reports this as a broken log."""
-
-    code = "damaged-database"
 
 
 def resolve_url(target: str) -> URL:

@@ -8,10 +8,8 @@ revision under the lock, so two processes opening a new file at once migrate it 
 
 from __future__ import annotations
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
+from typing import TYPE_CHECKING
+
 from sqlalchemy import Engine, inspect, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError
@@ -20,11 +18,18 @@ from tablelog.errors import SchemaMismatch
 from tablelog.migrations import HEAD, SCRIPT_LOCATION
 from tablelog.storage.engine import WRITE, describe, is_sqlite, translated
 
+if TYPE_CHECKING:
+    from alembic.config import Config
+
 # Any constant works; it only has to be the same for every tablelog process.
 _PG_MIGRATION_LOCK = 0x7461626C656C6F67  # "tablelog"
 
 
 def alembic_config() -> Config:
+    # Alembic is imported only when a migration or a revision listing is needed: the cheap
+    # check on every command must not pay for importing it.
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", SCRIPT_LOCATION)
     return config
@@ -32,12 +37,16 @@ def alembic_config() -> Config:
 
 def known_revisions() -> list[str]:
     """Every revision this package carries, oldest first."""
+    from alembic.script import ScriptDirectory
+
     script = ScriptDirectory.from_config(alembic_config())
     return [rev.revision for rev in reversed(list(script.walk_revisions()))]
 
 
 def read_revision(connection: Connection) -> str | None:
     """The stored revision, or None for a database tablelog has never migrated."""
+    from alembic.runtime.migration import MigrationContext
+
     revision = MigrationContext.configure(connection).get_current_revision()
     return None if revision is None else str(revision)
 
@@ -95,6 +104,8 @@ def _migrate(engine: Engine, direction: str, revision: str) -> str | None:
         before = read_revision(conn) if direction == "upgrade" else None
         if direction == "upgrade" and before == HEAD and revision == "head":
             return before
+        from alembic import command
+
         config = alembic_config()
         config.attributes["connection"] = conn
         if direction == "upgrade":

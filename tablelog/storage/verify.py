@@ -14,13 +14,15 @@ import msgspec
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
-from tablelog.errors import StorageError
+from tablelog.errors import DamagedDatabase
 from tablelog.events.codec import UndecodableEvent, decode
 from tablelog.events.core import CampaignCreated
 from tablelog.storage.chain import GENESIS, event_hash
 from tablelog.storage.engine import translated
 from tablelog.storage.schema import campaigns, events
 from tablelog.storage.store import EventStore
+
+_BATCH = 1000
 
 
 class Break(msgspec.Struct, frozen=True, kw_only=True):
@@ -73,8 +75,9 @@ class _Verifier:
                     _check_head(conn, head, campaign)
         except _Found as found:
             return self._report(found.found)
-        except StorageError as exc:
-            # The database could not even be read to the end: that is a broken log too.
+        except DamagedDatabase as exc:
+            # The file could not even be read to the end: that is a broken log too. Other
+            # storage errors (a server that is down) propagate: nothing was checked.
             seq = None if self.current is None else self.last_good + 1
             return self._report(Break(campaign=self.current, seq=seq, reason=exc.message))
         return self._report(None)
@@ -118,11 +121,17 @@ def _bad(campaign: str, seq: int | None, reason: str) -> _Found:
 def _check_campaign(conn: Connection, head: dict[str, Any], progress: _Verifier) -> int:
     name = str(head["name"])
     query = select(events).where(events.c.campaign_id == name).order_by(events.c.seq)
+    # Stream the rows (a server-side cursor on PostgreSQL): a log can be large.
+    query = query.execution_options(yield_per=_BATCH)
     expected, prev = 1, GENESIS
-    for row in _rows(conn.execute(query)):
-        prev = _check_row(name, row, expected, prev)
-        progress.last_good = expected
-        expected += 1
+    result = conn.execute(query)
+    try:
+        for row in _rows(result):
+            prev = _check_row(name, row, expected, prev)
+            progress.last_good = expected
+            expected += 1
+    finally:
+        result.close()  # a break stops the walk early: release the server-side cursor
     last = expected - 1
     head_seq, head_hash = head["head_seq"], head["head_hash"]
     if head_seq != last:
