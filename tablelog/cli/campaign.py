@@ -10,7 +10,7 @@ from rich.table import Table
 
 from tablelog.cli.options import JsonOption, target
 from tablelog.cli.output import emit_json, when
-from tablelog.commands.campaigns import create_campaign, list_campaigns
+from tablelog.commands.campaigns import list_campaigns, plan_campaign, start_campaign
 from tablelog.commands.database import open_store
 from tablelog.errors import InvalidInput
 
@@ -57,9 +57,11 @@ def create(
     options = _options(option or [])
     if deck_mode is not None:
         options["deck_mode"] = deck_mode
+    # Refuse bad input before the database file is even created.
+    plan = plan_campaign(name, ruleset=ruleset, gm=gm, options=options)
     store = open_store(target(ctx), create=True)
     try:
-        created = create_campaign(store, name, ruleset=ruleset, gm=gm, options=options)
+        created = start_campaign(store, plan)
     finally:
         store.close()
     if json:

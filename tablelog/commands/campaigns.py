@@ -34,6 +34,43 @@ class CampaignSummary(msgspec.Struct, frozen=True, kw_only=True):
     head_hash: str
 
 
+def plan_campaign(
+    name: str,
+    *,
+    ruleset: str,
+    gm: str = "gm",
+    options: Mapping[str, str] | None = None,
+) -> CampaignCreated:
+    """Check a new campaign's name, ruleset, GM and options; touches no database.
+
+    The creation event records every option's value (defaults filled in), so a replay always
+    uses the options the campaign began with.
+    """
+    key = campaign_name(name)
+    rules = registry.get(ruleset)
+    gm_key = player_name(gm)
+    resolved = parse_options(rules.options_type, options or {}, ruleset=rules.name)
+    return CampaignCreated(campaign=key, ruleset=rules.name, gm=gm_key, options=to_record(resolved))
+
+
+def start_campaign(store: EventStore, plan: CampaignCreated) -> Created:
+    """Write a planned campaign: its first event and the GM's access token, in one transaction.
+
+    The token is stored only as a digest and cannot be shown again.
+    """
+    token, digest = new_token()
+    with store.new_campaign(plan.campaign, plan.ruleset) as tx:
+        result = tx.append([Pending.of(plan, actor=plan.gm, event_id=str(uuid.uuid4()))])
+        tx.add_access_token(token_hash=digest, player=plan.gm, role="gm")
+    return Created(
+        campaign=plan.campaign,
+        ruleset=plan.ruleset,
+        gm=plan.gm,
+        token=token,
+        event=result.events[0],
+    )
+
+
 def create_campaign(
     store: EventStore,
     name: str,
@@ -42,22 +79,8 @@ def create_campaign(
     gm: str = "gm",
     options: Mapping[str, str] | None = None,
 ) -> Created:
-    """Start a campaign: its first event records the ruleset and every option's value.
-
-    Returns the GM's access token, which is stored only as a digest and cannot be shown again.
-    """
-    key = campaign_name(name)
-    rules = registry.get(ruleset)
-    gm_key = player_name(gm)
-    resolved = parse_options(rules.options_type, options or {}, ruleset=rules.name)
-    event = CampaignCreated(
-        campaign=key, ruleset=rules.name, gm=gm_key, options=to_record(resolved)
-    )
-    token, digest = new_token()
-    with store.new_campaign(key, rules.name) as tx:
-        result = tx.append([Pending.of(event, actor=gm_key, event_id=str(uuid.uuid4()))])
-        tx.add_access_token(token_hash=digest, player=gm_key, role="gm")
-    return Created(campaign=key, ruleset=rules.name, gm=gm_key, token=token, event=result.events[0])
+    """Start a campaign: `plan_campaign` then `start_campaign`."""
+    return start_campaign(store, plan_campaign(name, ruleset=ruleset, gm=gm, options=options))
 
 
 def list_campaigns(store: EventStore) -> list[CampaignSummary]:

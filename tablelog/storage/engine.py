@@ -115,3 +115,8 @@ def translated(what: str) -> Iterator[None]:
         raise StorageError(f"{what}: {_first_line(orig or exc)}") from None
     except SQLAlchemyError as exc:
         raise StorageError(f"{what}: {_first_line(exc)}") from None
+    except UnicodeDecodeError:
+        # sqlite3 cannot even decode the error message: the schema itself holds garbage bytes.
+        raise DamagedDatabase(
+            f"{what}: the database file is damaged (its schema holds bytes that are not text)"
+        ) from None

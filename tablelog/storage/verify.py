@@ -11,10 +11,10 @@ from collections.abc import Iterable
 from typing import Any
 
 import msgspec
-from sqlalchemy import select
+from sqlalchemy import inspect, select
 from sqlalchemy.engine import Connection
 
-from tablelog.errors import DamagedDatabase
+from tablelog.errors import DamagedDatabase, NotFound
 from tablelog.events.codec import UndecodableEvent, decode
 from tablelog.events.core import CampaignCreated
 from tablelog.storage.chain import GENESIS, event_hash
@@ -64,7 +64,11 @@ class _Verifier:
     ) -> Report:
         try:
             with translated(f"cannot read {store.label}"), store.engine.connect() as conn:
+                if not inspect(conn).has_table("campaigns"):
+                    raise NotFound(f"{store.label} holds no tablelog log", code="no-log")
                 heads = _heads(conn, campaign)
+                if campaign is not None and not heads:
+                    raise NotFound(f"there is no campaign {campaign!r} in {store.label}")
                 _orphans(conn, {str(h["name"]) for h in heads}, campaign)
                 for row in heads:
                     self.campaigns += 1
