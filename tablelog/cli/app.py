@@ -14,6 +14,7 @@ import typer
 from typer.core import TyperGroup
 
 from tablelog import __version__
+from tablelog.commands.database import DEFAULT_TARGET
 from tablelog.errors import TablelogError
 
 
@@ -25,6 +26,19 @@ class _Group(TyperGroup):
             return super().invoke(ctx)
         except TablelogError as exc:
             typer.echo(str(exc), err=True)
+            raise typer.Exit(1) from None
+        except (typer.Exit, typer.Abort, KeyboardInterrupt):
+            raise
+        except Exception as exc:
+            # A bug, not a refusal: still one sentence, with the way to see the details.
+            if os.environ.get("TABLELOG_DEBUG"):
+                raise
+            typer.echo(
+                f"internal-error: {type(exc).__name__}: {exc}; nothing was written by this "
+                "command's failed step; set TABLELOG_DEBUG=1 to see the traceback and please "
+                "report it",
+                err=True,
+            )
             raise typer.Exit(1) from None
 
 
@@ -71,7 +85,7 @@ def root(
 
     Example: `tablelog campaign create bar-fight --ruleset improv`, then `tablelog log`.
     """
-    ctx.obj = db or os.environ.get("TABLELOG_DB") or "tablelog.db"
+    ctx.obj = db or DEFAULT_TARGET
 
 
 def _register() -> None:

@@ -11,7 +11,7 @@ from rich.table import Table
 from tablelog.cli.options import JsonOption, target
 from tablelog.cli.output import emit_json, when
 from tablelog.commands.campaigns import list_campaigns, plan_campaign, start_campaign
-from tablelog.commands.database import open_store
+from tablelog.commands.database import opened
 from tablelog.errors import InvalidInput
 
 app = typer.Typer(
@@ -59,11 +59,8 @@ def create(
         options["deck_mode"] = deck_mode
     # Refuse bad input before the database file is even created.
     plan = plan_campaign(name, ruleset=ruleset, gm=gm, options=options)
-    store = open_store(target(ctx), create=True)
-    try:
+    with opened(target(ctx), create=True) as store:
         created = start_campaign(store, plan)
-    finally:
-        store.close()
     if json:
         emit_json(
             {
@@ -86,11 +83,8 @@ def list_(ctx: typer.Context, json: JsonOption = False) -> None:
 
     Example: `tablelog campaign list --json`
     """
-    store = open_store(target(ctx))
-    try:
+    with opened(target(ctx)) as store:
         summaries = list_campaigns(store)
-    finally:
-        store.close()
     if json:
         emit_json(
             [

@@ -8,7 +8,7 @@ import typer
 
 from tablelog.cli.options import CampaignOption, JsonOption, target
 from tablelog.cli.output import emit_json, emit_line, when
-from tablelog.commands.database import open_store, resolve_campaign
+from tablelog.commands.database import opened, resolve_campaign
 from tablelog.commands.log import parse_head, read_log, verify
 from tablelog.rules.names import campaign_name
 
@@ -30,12 +30,9 @@ def log(
 
     Example: `tablelog log --since 40` or `tablelog log --json | jq .type`
     """
-    store = open_store(target(ctx))
-    try:
+    with opened(target(ctx)) as store:
         name = resolve_campaign(store, campaign)
         envelopes = read_log(store, name, since=since, conflict=conflict)
-    finally:
-        store.close()
     for e in envelopes:
         if json:
             emit_line(e.to_json_line())
@@ -65,11 +62,8 @@ def verify_command(
     expected_head = parse_head(head) if head is not None else None
     name = campaign_name(campaign) if campaign else None
     # No schema check: verify must also report on a damaged or foreign file, not refuse it.
-    store = open_store(target(ctx), check_schema=False)
-    try:
+    with opened(target(ctx), check_schema=False) as store:
         report = verify(store, head=expected_head, campaign=name)
-    finally:
-        store.close()
     if json:
         emit_json(report)
     elif report.first_bad is None:

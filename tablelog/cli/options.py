@@ -6,6 +6,8 @@ from typing import Annotated
 
 import typer
 
+from tablelog.commands.database import DEFAULT_TARGET
+
 CampaignOption = Annotated[
     str | None,
     typer.Option(
@@ -22,6 +24,5 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable outpu
 
 def target(ctx: typer.Context) -> str:
     """The --db target chosen on the root command."""
-    root = ctx.find_root()
-    value = root.obj
-    return value if isinstance(value, str) else "tablelog.db"
+    value = ctx.find_root().obj
+    return value if isinstance(value, str) else DEFAULT_TARGET

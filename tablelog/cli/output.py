@@ -7,7 +7,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
-import typer
 
 _JSON = msgspec.json.Encoder()
 
@@ -23,10 +22,8 @@ def emit_line(data: bytes) -> None:
 
 def when(recorded_at: int) -> str:
     """Microseconds since the epoch as an ISO time in UTC, to the second."""
-    stamp = datetime.fromtimestamp(recorded_at / 1_000_000, tz=UTC)
+    try:
+        stamp = datetime.fromtimestamp(recorded_at / 1_000_000, tz=UTC)
+    except (ValueError, OverflowError, OSError):
+        return f"{recorded_at}us"  # out of the calendar's range: show the stored number
     return stamp.strftime("%Y-%m-%d %H:%M:%SZ")
-
-
-def refuse(message: str, code: int = 1) -> typer.Exit:
-    typer.echo(message, err=True)
-    return typer.Exit(code)

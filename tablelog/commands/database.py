@@ -2,17 +2,26 @@
 
 from __future__ import annotations
 
-import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import msgspec
 
-from tablelog.errors import NotFound, SchemaMismatch
+from tablelog.errors import NotFound
 from tablelog.migrations import HEAD
 from tablelog.rules.names import campaign_name
 from tablelog.storage import DEFAULT_TARGET, EventStore, open_store
 from tablelog.storage import migrate as _migrate
 
-__all__ = ["DEFAULT_TARGET", "EventStore", "open_store"]
+__all__ = [
+    "DEFAULT_TARGET",
+    "EventStore",
+    "Revision",
+    "current",
+    "opened",
+    "resolve_campaign",
+    "upgrade",
+]
 
 
 class Revision(msgspec.Struct, frozen=True, kw_only=True):
@@ -25,32 +34,32 @@ class Revision(msgspec.Struct, frozen=True, kw_only=True):
         return self.revision == self.head
 
 
-def default_target() -> str:
-    return os.environ.get("TABLELOG_DB") or DEFAULT_TARGET
+@contextmanager
+def opened(target: str, *, create: bool = False, check_schema: bool = True) -> Iterator[EventStore]:
+    """The log at `target` for the length of one command; see `tablelog.storage.open_store`."""
+    store = open_store(target, create=create, check_schema=check_schema)
+    try:
+        yield store
+    finally:
+        store.close()
 
 
 def upgrade(target: str) -> Revision:
     """Migrate the database at `target` to this tablelog's newest revision."""
-    store = open_store(target, create=True, check_schema=False)
-    try:
+    with opened(target, create=True, check_schema=False) as store:
         reached = _migrate.upgrade(store.engine)
         return Revision(database=store.label, revision=reached, head=HEAD)
-    finally:
-        store.close()
 
 
 def current(target: str) -> Revision:
-    store = open_store(target, check_schema=False)
-    try:
+    with opened(target, check_schema=False) as store:
         revision = _migrate.current_revision(store.engine)
         return Revision(database=store.label, revision=revision, head=HEAD)
-    finally:
-        store.close()
 
 
 def resolve_campaign(store: EventStore, given: str | None) -> str:
     """The campaign named by --campaign / TABLELOG_CAMPAIGN, or the only one there is."""
-    if given:
+    if given is not None:
         name = campaign_name(given)
         if store.head(name) is None:
             raise NotFound(f"there is no campaign {given!r} in {store.label}")
@@ -69,13 +78,3 @@ def resolve_campaign(store: EventStore, given: str | None) -> str:
         "name one with --campaign or TABLELOG_CAMPAIGN",
         code="campaign-required",
     )
-
-
-__all__ += [
-    "Revision",
-    "SchemaMismatch",
-    "current",
-    "default_target",
-    "resolve_campaign",
-    "upgrade",
-]

@@ -12,6 +12,7 @@ from tablelog.storage.verify import Break, Report, verify_log
 
 __all__ = ["Break", "Report", "parse_head", "read_log", "verify"]
 
+MAX_SEQ = 2**63 - 1  # the range of the seq column (BIGINT)
 _HEAD = re.compile(r"(\d+):([0-9a-fA-F]{64})")
 
 
@@ -19,8 +20,10 @@ def read_log(
     store: EventStore, campaign: str, *, since: int = 0, conflict: str | None = None
 ) -> list[Envelope]:
     """Events with seq >= `since` (all by default), optionally of one conflict only."""
-    if since < 0:
-        raise InvalidInput(f"--since must be a seq of 0 or more; got {since}")
+    if not 0 <= since <= MAX_SEQ:
+        raise InvalidInput(
+            f"--since must be a seq from 0 to {MAX_SEQ}; got {since}", code="bad-seq"
+        )
     envelopes = store.read(campaign, after_seq=max(since - 1, 0))
     if conflict is None:
         return envelopes
@@ -42,7 +45,12 @@ def parse_head(text: str) -> tuple[int, bytes]:
             f"--head must be SEQ:HASH with the full 64-digit hex hash; got {text!r}",
             code="bad-head",
         )
-    return int(match.group(1)), bytes.fromhex(match.group(2))
+    seq = int(match.group(1))
+    if not 1 <= seq <= MAX_SEQ:
+        raise InvalidInput(
+            f"the seq of --head must be from 1 to {MAX_SEQ}; got {seq}", code="bad-head"
+        )
+    return seq, bytes.fromhex(match.group(2))
 
 
 def verify(

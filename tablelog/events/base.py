@@ -48,7 +48,3 @@ def registered(cls: E) -> E:
 def event_class(type_name: str) -> type[Event] | None:
     """The Struct registered for a stored `type`, or None if this tablelog does not know it."""
     return _REGISTRY.get(type_name)
-
-
-def known_types() -> frozenset[str]:
-    return frozenset(_REGISTRY)

@@ -40,9 +40,4 @@ class ImprovOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     extended_rounds: Positive = 3
 
 
-RULESET = Ruleset(
-    name="improv",
-    title="Improv (chapter 4: Conflict)",
-    options_type=ImprovOptions,
-    has_deck_mode=True,
-)
+RULESET = Ruleset(name="improv", options_type=ImprovOptions)

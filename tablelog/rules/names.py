@@ -6,6 +6,7 @@ Names are matched case-insensitively and kept in lower case as keys (`Mara` -> `
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from tablelog.errors import InvalidInput
 
@@ -25,7 +26,9 @@ def campaign_name(text: str) -> str:
 
 
 def player_name(text: str) -> str:
-    name = text.strip().lower()
+    # NFC so a decomposed "René" (as some keyboards type it) is the same player as a composed
+    # one; casefold so "STRASSE" and "straße" are one name.
+    name = unicodedata.normalize("NFC", text.strip()).casefold()
     if not _PLAYER.fullmatch(name):
         raise InvalidInput(
             f"player name {text!r} is not allowed; use 1 to 40 letters, digits, '.', '_', "

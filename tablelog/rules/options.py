@@ -32,6 +32,11 @@ def parse_options(options_type: type[Options], raw: Mapping[str, str], *, rulese
                 f"{ruleset} has no option {key!r}; its options are {', '.join(known)}",
                 code="unknown-option",
             )
+        if name in values:
+            raise InvalidInput(
+                f"option {name} is given twice ({values[name]!r} and {text!r}); give it once",
+                code="invalid-option",
+            )
         values[name] = text
     try:
         return msgspec.convert(values, options_type, strict=False)

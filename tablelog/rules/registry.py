@@ -21,14 +21,7 @@ _MODULES: dict[str, str] = {
 @dataclass(frozen=True)
 class Ruleset:
     name: str
-    title: str
     options_type: type[msgspec.Struct]
-    # Rulesets with a deck the service can shuffle accept `--deck-mode`; it is an option.
-    has_deck_mode: bool = False
-
-
-def names() -> tuple[str, ...]:
-    return tuple(_MODULES)
 
 
 def get(name: str) -> Ruleset:

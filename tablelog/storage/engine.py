@@ -24,7 +24,7 @@ from sqlalchemy.exc import (
     SQLAlchemyError,
 )
 
-from tablelog.errors import AlreadyExists, DamagedDatabase, StorageError
+from tablelog.errors import DamagedDatabase, StorageError
 
 BUSY_TIMEOUT_MS = 60_000
 WRITE = "tablelog_write"
@@ -33,17 +33,28 @@ WRITE = "tablelog_write"
 
 def resolve_url(target: str) -> URL:
     """A file path means SQLite; anything with `://` is an SQLAlchemy URL."""
+    if not target.strip():
+        raise StorageError("the database target is empty; give a file path or a database URL")
     if "://" not in target:
-        return URL.create("sqlite+pysqlite", database=str(Path(target).expanduser()))
+        try:
+            path = Path(target).expanduser()
+        except RuntimeError as exc:  # "~someone/x.db" for a user that does not exist
+            raise StorageError(f"cannot use {target!r} as a file path: {exc}") from None
+        return URL.create("sqlite+pysqlite", database=str(path))
     try:
         url = make_url(target)
-    except ArgumentError:
+    except (ArgumentError, ValueError):
         raise StorageError(f"{target!r} is neither a file path nor a database URL") from None
     if url.drivername in ("postgresql", "postgres"):
         # psycopg 3 is the driver tablelog ships with; a bare scheme means it.
         url = url.set(drivername="postgresql+psycopg")
     elif url.drivername == "sqlite":
         url = url.set(drivername="sqlite+pysqlite")
+    if url.drivername == "sqlite+pysqlite" and url.database in (None, "", ":memory:"):
+        raise StorageError(
+            f"{target!r} is an in-memory database, which would lose the log on exit; "
+            "give a file path"
+        )
     if url.drivername not in ("sqlite+pysqlite", "postgresql+psycopg"):
         raise StorageError(
             f"database URL scheme {url.drivername!r} is not supported; "
@@ -68,7 +79,7 @@ def build_engine(url: URL) -> Engine:
             engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
             _configure_sqlite(engine)
             return engine
-        return create_engine(url, pool_pre_ping=False)
+        return create_engine(url)
     except (ArgumentError, NoSuchModuleError, ImportError) as exc:
         raise StorageError(f"cannot use database {describe(url)}: {exc}") from None
 
@@ -104,7 +115,11 @@ def translated(what: str) -> Iterator[None]:
     try:
         yield
     except IntegrityError as exc:
-        raise AlreadyExists(f"{what}: {_first_line(exc.orig or exc)}") from None
+        # Unique keys the caller expects to collide are handled where they are written;
+        # anything reaching here is a constraint the log's own invariants should prevent.
+        raise StorageError(
+            f"{what}: a stored row conflicts: {_first_line(exc.orig or exc)}"
+        ) from None
     except DBAPIError as exc:
         orig = exc.orig
         if isinstance(orig, sqlite3.DatabaseError) and getattr(orig, "sqlite_errorcode", None) in (

@@ -64,6 +64,11 @@ def current_revision(engine: Engine) -> str | None:
         return None if row is None else str(row[0])
 
 
+def _tables(engine: Engine) -> list[str]:
+    with translated(f"cannot read {describe(engine.url)}"), engine.connect() as conn:
+        return inspect(conn).get_table_names()
+
+
 def check_revision(engine: Engine, *, auto_upgrade: bool) -> None:
     """Make sure the schema is at HEAD, migrating a SQLite file when allowed."""
     revision = current_revision(engine)
@@ -75,6 +80,12 @@ def check_revision(engine: Engine, *, auto_upgrade: bool) -> None:
             f"(newest {HEAD}) does not know; it was written by a newer tablelog"
         )
     if auto_upgrade:
+        if revision is None and (foreign := _tables(engine)):
+            # Never turn someone else's SQLite file into a tablelog log behind their back.
+            raise SchemaMismatch(
+                f"{describe(engine.url)} is not a tablelog database (it holds tables "
+                f"{', '.join(sorted(foreign)[:5])} and no tablelog schema revision)"
+            )
         upgrade(engine)
         return
     state = "not migrated" if revision is None else f"at revision {revision}"

@@ -14,15 +14,17 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
 
 from tablelog.errors import (
     AlreadyExists,
     ConcurrencyConflict,
+    DamagedDatabase,
     DuplicateEventId,
     InvalidInput,
     NotFound,
@@ -54,34 +56,54 @@ class AppendResult(msgspec.Struct, frozen=True, kw_only=True):
     replayed: bool = False
 
     @property
-    def head_seq(self) -> int:
+    def last_seq(self) -> int:
+        """The seq of the last event of this append (of the original one, for a replay)."""
         return self.events[-1].seq if self.events else 0
 
 
 def _envelope(row: Any) -> Envelope:
-    return Envelope(
-        campaign=row.campaign_id,
-        seq=row.seq,
-        event_id=row.event_id,
-        type=row.type,
-        schema_version=row.schema_version,
-        actor=row.actor,
-        recorded_at=row.recorded_at,
-        payload=bytes(row.payload),
-        prev_hash=bytes(row.prev_hash),
-        hash=bytes(row.hash),
-    )
+    values = {
+        "campaign": row.campaign_id,
+        "seq": row.seq,
+        "event_id": row.event_id,
+        "type": row.type,
+        "schema_version": row.schema_version,
+        "actor": row.actor,
+        "recorded_at": row.recorded_at,
+        "payload": row.payload,
+        "prev_hash": row.prev_hash,
+        "hash": row.hash,
+    }
+    return _checked(Envelope, values, f"event {row.seq!r} of campaign {row.campaign_id!r}")
 
 
 def _head(row: Any) -> CampaignHead:
-    return CampaignHead(
-        name=row.name,
-        ruleset=row.ruleset,
-        seq=row.head_seq,
-        hash=bytes(row.head_hash),
-        created_at=row.created_at,
-        updated_at=row.updated_at,
-    )
+    values = {
+        "name": row.name,
+        "ruleset": row.ruleset,
+        "seq": row.head_seq,
+        "hash": row.head_hash,
+        "created_at": row.created_at,
+        "updated_at": row.updated_at,
+    }
+    return _checked(CampaignHead, values, f"the head of campaign {row.name!r}")
+
+
+_S = TypeVar("_S", bound=msgspec.Struct)
+
+
+def _checked(kind: type[_S], values: dict[str, Any], what: str) -> _S:
+    """Build a Struct from a row, refusing a row whose column types were tampered with.
+
+    SQLite lets a tampered file hold any type in any column; a damaged row must become a
+    sentence pointing at `tablelog verify`, never a TypeError deep inside a command.
+    """
+    try:
+        return msgspec.convert(values, kind, builtin_types=(bytes,))
+    except msgspec.ValidationError as exc:
+        raise DamagedDatabase(
+            f"{what} is damaged ({exc}); `tablelog verify` checks the whole log"
+        ) from None
 
 
 _EVENT_COLUMNS = (
@@ -175,6 +197,30 @@ class CampaignTransaction:
                 )
             )
             prev = digest
+        try:
+            self._insert(stored)
+        except IntegrityError:
+            # Only event_id can collide here (seq is protected by the lock): the same id was
+            # appended concurrently to another campaign, whose lock this writer does not hold.
+            raise DuplicateEventId(
+                f"an event id of this append was stored by another writer at the same moment; "
+                f"a retry must repeat it exactly (campaign {self._head.name})"
+            ) from None
+        moved = self._conn.execute(
+            update(campaigns)
+            .where(campaigns.c.name == self._head.name, campaigns.c.head_seq == self._head.seq)
+            .values(head_seq=seq, head_hash=prev, updated_at=stamp)
+        )
+        if moved.rowcount != 1:  # only possible if the lock was bypassed
+            raise ConcurrencyConflict(
+                f"campaign {self._head.name} moved during the append; try again",
+                expected=self._head.seq,
+                actual=-1,
+            )
+        self._head = msgspec.structs.replace(self._head, seq=seq, hash=prev, updated_at=stamp)
+        return AppendResult(events=stored)
+
+    def _insert(self, stored: Sequence[Envelope]) -> None:
         self._conn.execute(
             insert(events),
             [
@@ -193,19 +239,6 @@ class CampaignTransaction:
                 for e in stored
             ],
         )
-        moved = self._conn.execute(
-            update(campaigns)
-            .where(campaigns.c.name == self._head.name, campaigns.c.head_seq == self._head.seq)
-            .values(head_seq=seq, head_hash=prev, updated_at=stamp)
-        )
-        if moved.rowcount != 1:  # only possible if the lock was bypassed
-            raise ConcurrencyConflict(
-                f"campaign {self._head.name} moved during the append; try again",
-                expected=self._head.seq,
-                actual=-1,
-            )
-        self._head = msgspec.structs.replace(self._head, seq=seq, hash=prev, updated_at=stamp)
-        return AppendResult(events=stored)
 
     def _idempotent_replay(self, pending: Sequence[Pending]) -> AppendResult | None:
         found = {e.event_id: e for e in self.find([p.event_id for p in pending])}
@@ -295,16 +328,19 @@ class EventStore:
             head = CampaignHead(
                 name=name, ruleset=ruleset, seq=0, hash=GENESIS, created_at=stamp, updated_at=stamp
             )
-            conn.execute(
-                insert(campaigns).values(
-                    name=name,
-                    ruleset=ruleset,
-                    created_at=stamp,
-                    head_seq=0,
-                    head_hash=GENESIS,
-                    updated_at=stamp,
+            try:
+                conn.execute(
+                    insert(campaigns).values(
+                        name=name,
+                        ruleset=ruleset,
+                        created_at=stamp,
+                        head_seq=0,
+                        head_hash=GENESIS,
+                        updated_at=stamp,
+                    )
                 )
-            )
+            except IntegrityError:  # created by another writer since the check above
+                raise AlreadyExists(f"a campaign named {name!r} already exists") from None
             yield CampaignTransaction(conn, head)
 
     def campaigns(self) -> list[CampaignHead]:

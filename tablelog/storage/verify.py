@@ -1,18 +1,21 @@
 """Re-checking the log: every campaign's sequence and hash chain, row by row.
 
-A damaged row is a finding, not a crash: wrong column types, bytes that do not hash, payloads
-that do not decode, missing or swapped rows, a head that disagrees with the log, even a database
-file too corrupt to read all end as a `Break` naming the campaign and the first bad seq.
+A damaged row is a finding, not a crash: wrong column types, text that is not UTF-8, bytes that
+do not hash, payloads that do not decode, missing or swapped rows, a head that disagrees with
+the log, even a database file too corrupt to read: each ends as a `Break` naming the campaign
+and the first bad seq. The walk runs in one read-only snapshot, so concurrent writers never
+make a healthy log look broken.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterator
 from typing import Any
 
 import msgspec
-from sqlalchemy import inspect, select
+from sqlalchemy import LargeBinary, cast, inspect, select
 from sqlalchemy.engine import Connection
+from sqlalchemy.sql.elements import ColumnElement
 
 from tablelog.errors import DamagedDatabase, NotFound
 from tablelog.events.codec import UndecodableEvent, decode
@@ -23,6 +26,9 @@ from tablelog.storage.schema import campaigns, events
 from tablelog.storage.store import EventStore
 
 _BATCH = 1000
+_TEXT_COLUMNS = ("campaign_id", "event_id", "type", "actor")
+_INT_COLUMNS = ("seq", "schema_version", "recorded_at")
+_BYTES_COLUMNS = ("payload", "prev_hash", "hash")
 
 
 class Break(msgspec.Struct, frozen=True, kw_only=True):
@@ -39,44 +45,44 @@ class Report(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class _Found(Exception):
-    def __init__(self, found: Break) -> None:
-        self.found = found
+    def __init__(self, campaign: str | None, seq: int | None, reason: str) -> None:
+        self.found = Break(campaign=campaign, seq=seq, reason=reason)
 
 
 def verify_log(
     store: EventStore, *, head: tuple[int, bytes] | None = None, campaign: str | None = None
 ) -> Report:
     """Check every campaign (or only `campaign`); with `head`, that the log contains it."""
-    return _Verifier().run(store, head, campaign)
+    return _Verifier(store).run(head, campaign)
 
 
 class _Verifier:
     """Walks the log; remembers where it is so a read failing part way names the spot."""
 
-    def __init__(self) -> None:
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
         self.campaigns = 0
         self.events = 0
         self.current: str | None = None
         self.last_good = 0
 
-    def run(
-        self, store: EventStore, head: tuple[int, bytes] | None, campaign: str | None
-    ) -> Report:
+    def run(self, head: tuple[int, bytes] | None, only: str | None) -> Report:
+        label = self.store.label
         try:
-            with translated(f"cannot read {store.label}"), store.engine.connect() as conn:
+            with translated(f"cannot read {label}"), self._snapshot() as conn:
                 if not inspect(conn).has_table("campaigns"):
-                    raise NotFound(f"{store.label} holds no tablelog log", code="no-log")
-                heads = _heads(conn, campaign)
-                if campaign is not None and not heads:
-                    raise NotFound(f"there is no campaign {campaign!r} in {store.label}")
-                _orphans(conn, {str(h["name"]) for h in heads}, campaign)
+                    raise NotFound(f"{label} holds no tablelog log", code="no-log")
+                heads = list(self._heads(conn, only))
+                if only is not None and not heads:
+                    raise NotFound(f"there is no campaign {only!r} in {label}")
+                self._orphans(conn, only)
                 for row in heads:
                     self.campaigns += 1
-                    self.current, self.last_good = str(row["name"]), 0
-                    self.events += _check_campaign(conn, row, self)
+                    self.current, self.last_good = row["name"], 0
+                    self.events += self._campaign(conn, row)
                     self.current = None
                 if head is not None:
-                    _check_head(conn, head, campaign)
+                    _check_head(conn, head, only)
         except _Found as found:
             return self._report(found.found)
         except DamagedDatabase as exc:
@@ -86,96 +92,117 @@ class _Verifier:
             return self._report(Break(campaign=self.current, seq=seq, reason=exc.message))
         return self._report(None)
 
+    def _snapshot(self) -> Connection:
+        conn = self.store.engine.connect()
+        if not self.store.is_sqlite:
+            # SQLite's read transaction already sees one snapshot (WAL); PostgreSQL's default
+            # READ COMMITTED would let rows committed mid-walk disagree with heads read earlier.
+            conn = conn.execution_options(
+                isolation_level="REPEATABLE READ", postgresql_readonly=True
+            )
+        return conn
+
     def _report(self, first_bad: Break | None) -> Report:
         return Report(
-            ok=first_bad is None,
-            campaigns=self.campaigns,
-            events=self.events,
-            first_bad=first_bad,
+            ok=first_bad is None, campaigns=self.campaigns, events=self.events, first_bad=first_bad
         )
 
+    def _text(self, column: ColumnElement[Any]) -> ColumnElement[Any]:
+        # SQLite stores whatever bytes a tamperer wrote in a TEXT column and sqlite3 fails to
+        # decode them mid-walk; reading them as bytes lets verify name the row instead.
+        return cast(column, LargeBinary).label(column.key) if self.store.is_sqlite else column
 
-def _heads(conn: Connection, campaign: str | None) -> list[dict[str, Any]]:
-    query = select(campaigns).order_by(campaigns.c.name)
-    if campaign is not None:
-        query = query.where(campaigns.c.name == campaign)
-    return [dict(row._mapping) for row in conn.execute(query)]
+    def _heads(self, conn: Connection, only: str | None) -> Iterator[dict[str, Any]]:
+        query = select(
+            self._text(campaigns.c.name),
+            self._text(campaigns.c.ruleset),
+            campaigns.c.head_seq,
+            campaigns.c.head_hash,
+        ).order_by(campaigns.c.name)
+        if only is not None:
+            query = query.where(campaigns.c.name == only)
+        for row in conn.execute(query):
+            values = dict(row._mapping)
+            for column in ("name", "ruleset"):
+                text = _as_text(values[column])
+                if text is None:
+                    raise _Found(None, None, f"a campaign's {column} is not UTF-8 text")
+                values[column] = text
+            yield values
 
-
-def _orphans(conn: Connection, names: set[str], only: str | None) -> None:
-    query = select(events.c.campaign_id, events.c.seq).order_by(events.c.position)
-    if only is not None:
-        query = query.where(events.c.campaign_id == only)
-    if names:
-        query = query.where(events.c.campaign_id.not_in(names))
-    for row in conn.execute(query):
-        raise _Found(
-            Break(
-                campaign=str(row.campaign_id),
-                seq=row.seq if isinstance(row.seq, int) else None,
-                reason="the event belongs to a campaign that has no entry in the campaigns table",
+    def _orphans(self, conn: Connection, only: str | None) -> None:
+        """Events whose campaign has no row in `campaigns` (deleted, or renamed by hand)."""
+        known = select(campaigns.c.name)
+        query = select(events.c.seq, self._text(events.c.campaign_id))
+        query = query.where(events.c.campaign_id.not_in(known)).order_by(events.c.position)
+        if only is not None:
+            query = query.where(events.c.campaign_id == only)
+        row = conn.execute(query.limit(1)).first()
+        if row is not None:
+            raise _Found(
+                _as_text(row.campaign_id),
+                row.seq if isinstance(row.seq, int) else None,
+                "the event belongs to a campaign that has no entry in the campaigns table",
             )
+
+    def _campaign(self, conn: Connection, head: dict[str, Any]) -> int:
+        name: str = head["name"]
+        columns = [
+            self._text(events.c[c]) if c in _TEXT_COLUMNS else events.c[c]
+            for c in (*_TEXT_COLUMNS, *_INT_COLUMNS, *_BYTES_COLUMNS)
+        ]
+        query = (
+            select(*columns)
+            .where(events.c.campaign_id == name)
+            .order_by(events.c.seq)
+            .execution_options(yield_per=_BATCH)  # a server-side cursor on PostgreSQL
         )
+        expected, prev = 1, GENESIS
+        result = conn.execute(query)
+        try:
+            for row in result:
+                prev = _check_row(name, head["ruleset"], dict(row._mapping), expected, prev)
+                self.last_good = expected
+                expected += 1
+        finally:
+            result.close()  # a break stops the walk early: release the cursor
+        last = expected - 1
+        _check_head_row(name, head, last, prev)
+        return last
 
 
-def _bad(campaign: str, seq: int | None, reason: str) -> _Found:
-    return _Found(Break(campaign=campaign, seq=seq, reason=reason))
+def _as_text(value: Any) -> str | None:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bytes):
+        try:
+            return value.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    return None
 
 
-def _check_campaign(conn: Connection, head: dict[str, Any], progress: _Verifier) -> int:
-    name = str(head["name"])
-    query = select(events).where(events.c.campaign_id == name).order_by(events.c.seq)
-    # Stream the rows (a server-side cursor on PostgreSQL): a log can be large.
-    query = query.execution_options(yield_per=_BATCH)
-    expected, prev = 1, GENESIS
-    result = conn.execute(query)
-    try:
-        for row in _rows(result):
-            prev = _check_row(name, row, expected, prev)
-            progress.last_good = expected
-            expected += 1
-    finally:
-        result.close()  # a break stops the walk early: release the server-side cursor
-    last = expected - 1
-    head_seq, head_hash = head["head_seq"], head["head_hash"]
-    if head_seq != last:
-        seq = last + 1 if isinstance(head_seq, int) and head_seq > last else head_seq
-        raise _bad(
-            name,
-            seq if isinstance(seq, int) else None,
-            f"the campaign's head says seq {head_seq} but the log ends at seq {last}",
-        )
-    if not isinstance(head_hash, bytes) or head_hash != prev:
-        raise _bad(name, last, "the campaign's head hash is not the hash of its last event")
-    return last
-
-
-def _rows(result: Iterable[Any]) -> Iterable[dict[str, Any]]:
-    for row in result:
-        yield dict(row._mapping)
-
-
-_INT_COLUMNS = ("seq", "schema_version", "recorded_at")
-_TEXT_COLUMNS = ("event_id", "type", "actor")
-
-
-def _check_row(name: str, row: dict[str, Any], expected: int, prev: bytes) -> bytes:
+def _check_row(name: str, ruleset: str, row: dict[str, Any], expected: int, prev: bytes) -> bytes:
     seq = row["seq"]
     if not isinstance(seq, int):
-        raise _bad(name, expected, f"seq is stored as {seq!r}, not a whole number")
+        raise _Found(name, expected, f"seq is stored as {seq!r}, not a whole number")
     if seq != expected:
-        raise _bad(name, expected, f"seq {expected} is missing (the next row is seq {seq})")
+        raise _Found(name, expected, f"seq {expected} is missing (the next row is seq {seq})")
     for column in _INT_COLUMNS:
         if not isinstance(row[column], int):
-            raise _bad(name, seq, f"{column} is stored as {row[column]!r}, not a whole number")
+            raise _Found(name, seq, f"{column} is stored as {row[column]!r}, not a whole number")
     for column in _TEXT_COLUMNS:
-        if not isinstance(row[column], str):
-            raise _bad(name, seq, f"{column} is stored as {row[column]!r}, not text")
-    for column in ("payload", "prev_hash", "hash"):
+        text = _as_text(row[column])
+        if text is None:
+            raise _Found(name, seq, f"{column} is not UTF-8 text")
+        row[column] = text
+    for column in _BYTES_COLUMNS:
         if not isinstance(row[column], bytes):
-            raise _bad(name, seq, f"{column} is stored as {type(row[column]).__name__}, not bytes")
+            raise _Found(
+                name, seq, f"{column} is stored as {type(row[column]).__name__}, not bytes"
+            )
     if row["prev_hash"] != prev:
-        raise _bad(name, seq, "prev_hash is not the hash of the event before it")
+        raise _Found(name, seq, "prev_hash is not the hash of the event before it")
     recomputed = event_hash(
         prev_hash=prev,
         campaign=name,
@@ -188,30 +215,48 @@ def _check_row(name: str, row: dict[str, Any], expected: int, prev: bytes) -> by
         payload=row["payload"],
     )
     if recomputed != row["hash"]:
-        raise _bad(name, seq, "the stored hash does not match the event's contents")
+        raise _Found(name, seq, "the stored hash does not match the event's contents")
     try:
         event = decode(row["type"], row["schema_version"], row["payload"])
     except UndecodableEvent as exc:
-        raise _bad(name, seq, f"the payload cannot be read: {exc}") from None
+        raise _Found(name, seq, f"the payload cannot be read: {exc}") from None
     if (seq == 1) != isinstance(event, CampaignCreated):
-        raise _bad(name, seq, "a campaign's log must begin with campaign.created, and only once")
-    if isinstance(event, CampaignCreated) and event.campaign != name:
-        raise _bad(name, seq, f"campaign.created names {event.campaign!r}, not {name!r}")
+        raise _Found(name, seq, "a campaign's log must begin with campaign.created, and only once")
+    if isinstance(event, CampaignCreated):
+        if event.campaign != name:
+            raise _Found(name, seq, f"campaign.created names {event.campaign!r}, not {name!r}")
+        if event.ruleset != ruleset:
+            raise _Found(
+                name,
+                seq,
+                f"the campaigns table says ruleset {ruleset!r}, campaign.created {event.ruleset!r}",
+            )
     hashed: bytes = row["hash"]
     return hashed
 
 
-def _check_head(conn: Connection, head: tuple[int, bytes], campaign: str | None) -> None:
+def _check_head_row(name: str, head: dict[str, Any], last: int, prev: bytes) -> None:
+    head_seq, head_hash = head["head_seq"], head["head_hash"]
+    if last == 0:
+        raise _Found(name, 1, "the campaign has no events: its campaign.created is missing")
+    if head_seq != last:
+        seq = last + 1 if isinstance(head_seq, int) and head_seq > last else last
+        raise _Found(
+            name, seq, f"the campaign's head says seq {head_seq!r}, the log ends at {last}"
+        )
+    if not isinstance(head_hash, bytes) or head_hash != prev:
+        raise _Found(name, last, "the campaign's head hash is not the hash of its last event")
+
+
+def _check_head(conn: Connection, head: tuple[int, bytes], only: str | None) -> None:
     seq, digest = head
     query = select(events.c.campaign_id).where(events.c.seq == seq, events.c.hash == digest)
-    if campaign is not None:
-        query = query.where(events.c.campaign_id == campaign)
+    if only is not None:
+        query = query.where(events.c.campaign_id == only)
     if conn.execute(query).first() is None:
         raise _Found(
-            Break(
-                campaign=campaign,
-                seq=seq,
-                reason=f"the log does not contain head {seq}:{digest.hex()}; "
-                "history was rewritten or this is another log",
-            )
+            only,
+            seq,
+            f"the log does not contain head {seq}:{digest.hex()}; "
+            "history was rewritten or this is another log",
         )

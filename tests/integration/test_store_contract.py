@@ -20,7 +20,13 @@ from sqlalchemy import delete, select, update
 
 from tablelog.commands import database
 from tablelog.commands.campaigns import create_campaign
-from tablelog.errors import AlreadyExists, ConcurrencyConflict, DuplicateEventId, NotFound
+from tablelog.errors import (
+    AlreadyExists,
+    ConcurrencyConflict,
+    DamagedDatabase,
+    DuplicateEventId,
+    NotFound,
+)
 from tablelog.storage import EventStore, open_store
 from tablelog.storage.chain import GENESIS, event_hash
 from tablelog.storage.schema import campaigns, events
@@ -171,7 +177,7 @@ class StoreContract:
         assert caught.value.code == "concurrency-conflict"
         with store.transaction(campaign) as tx:
             result = tx.append([tick("fresh")], expected_seq=3)
-        assert result.head_seq == 4
+        assert result.last_seq == 4
 
     def test_concurrent_writers_queue_and_decide_inside_the_lock(
         self, url: str, store: EventStore, campaign: str
@@ -359,6 +365,53 @@ class StoreContract:
         assert verify_log(store, head=(exported.seq, exported.hash)).ok
         assert not verify_log(store, head=(exported.seq, bytes(32))).ok
 
+    def test_a_ruleset_changed_in_the_campaigns_table_is_named(
+        self, store: EventStore, campaign: str
+    ) -> None:
+        self.tamper(store, update(campaigns).values(ruleset="beer-run"))
+        name, seq, reason = self.first_bad(store)
+        assert (name, seq) == (campaign, 1)
+        assert "beer-run" in reason
+
+    def test_a_campaign_emptied_of_its_events_is_a_break(
+        self, store: EventStore, campaign: str
+    ) -> None:
+        self.append_ticks(store, campaign, 2)
+        with store.engine.begin() as conn:
+            conn.execute(delete(events).where(events.c.campaign_id == campaign))
+            conn.execute(update(campaigns).values(head_seq=0, head_hash=GENESIS))
+        name, seq, reason = self.first_bad(store)
+        assert (name, seq) == (campaign, 1)
+        assert "no events" in reason
+
+    def test_verify_sees_one_snapshot_while_writers_append(
+        self, url: str, store: EventStore, campaign: str
+    ) -> None:
+        env = {**os.environ, "PYTHONPATH": str(REPO)}
+        writers = [
+            subprocess.Popen(
+                [sys.executable, "-m", "tests.integration.appender", url, campaign, f"w{i}", "40"],
+                cwd=REPO,
+                env=env,
+                stderr=subprocess.PIPE,
+            )
+            for i in range(2)
+        ]
+        reports = []
+        try:
+            # Bounded: at most 200 checks, and only while the writers are still running.
+            for _ in range(200):
+                reports.append(verify_log(store))
+                if all(w.poll() is not None for w in writers):
+                    break
+        finally:
+            for writer in writers:
+                _, err = writer.communicate(timeout=300)
+                assert writer.returncode == 0, err.decode()
+        assert reports
+        assert [r.first_bad for r in reports if not r.ok] == []
+        assert verify_log(store).events == 81
+
     def rewrite_tail(self, store: EventStore, campaign: str, seq: int, payload: bytes) -> None:
         """Replace event `seq` and drop what follows, recomputing every hash: a clean forgery."""
         self.append_ticks(store, campaign, max(0, seq - len(store.read(campaign))))
@@ -411,6 +464,25 @@ class TestSQLiteStore(StoreContract):
         name, seq, reason = self.first_bad(store)
         assert (name, seq) == (campaign, 2)
         assert "not bytes" in reason
+
+    def test_text_that_is_not_utf8_is_a_break_not_a_crash(
+        self, store: EventStore, campaign: str
+    ) -> None:
+        self.append_ticks(store, campaign, 2)
+        with store.engine.begin() as conn:
+            conn.exec_driver_sql("UPDATE events SET actor = CAST(X'FF77' AS TEXT) WHERE seq = 3")
+        name, seq, reason = self.first_bad(store)
+        assert (name, seq) == (campaign, 3)
+        assert "actor is not UTF-8" in reason
+
+    def test_reading_a_damaged_row_is_a_refusal_not_a_crash(
+        self, store: EventStore, campaign: str
+    ) -> None:
+        self.append_ticks(store, campaign, 1)
+        with store.engine.begin() as conn:
+            conn.exec_driver_sql("UPDATE events SET payload = 'text, not bytes' WHERE seq = 2")
+        with pytest.raises(DamagedDatabase, match="tablelog verify"):
+            store.read(campaign)
 
 
 @pytest.mark.postgresql

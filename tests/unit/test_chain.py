@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
 import pytest
@@ -21,9 +23,29 @@ BASE: dict[str, Any] = {
 }
 
 
-def test_the_hash_is_stable() -> None:
-    assert event_hash(**BASE) == event_hash(**dict(BASE))
-    assert len(event_hash(**BASE)) == 32
+def test_the_hash_is_the_documented_formula() -> None:
+    # Recomputed here from the README's definition with hashlib and json alone, so a change
+    # to the chain's definition (which would orphan every stored log) cannot pass unnoticed.
+    header = json.dumps(
+        [
+            BASE["campaign"],
+            BASE["seq"],
+            BASE["event_id"],
+            BASE["type"],
+            BASE["schema_version"],
+            BASE["actor"],
+            BASE["recorded_at"],
+        ],
+        separators=(",", ":"),
+    ).encode()
+    expected = hashlib.sha256(
+        BASE["prev_hash"] + len(header).to_bytes(4, "big") + header + BASE["payload"]
+    ).digest()
+    assert event_hash(**BASE) == expected
+    assert expected.hex() == KNOWN_ANSWER
+
+
+KNOWN_ANSWER = "91a25554e8f9f473171bcf274b7ea75468879ba272f8fc52b03cf6032da2b275"
 
 
 @pytest.mark.parametrize(

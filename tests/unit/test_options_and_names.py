@@ -77,6 +77,11 @@ def test_bad_options_are_refused_in_one_sentence(raw: dict[str, str], sentence: 
     assert "\n" not in caught.value.message
 
 
+def test_an_option_given_twice_is_refused() -> None:
+    with pytest.raises(InvalidInput, match="given twice"):
+        improv(**{"suit_order": "CDHS", "Suit-Order": "SHDC"})
+
+
 def test_recorded_options_survive_options_added_later() -> None:
     recorded = {**IMPROV_DEFAULTS, "joker_value": 20, "retired_option": 1}
     del recorded["extended_rounds"]
@@ -101,7 +106,17 @@ def test_bad_campaign_names_are_refused(bad: str) -> None:
         campaign_name(bad)
 
 
-@pytest.mark.parametrize(("given", "key"), [("Mara", "mara"), ("Zoë", "zoë"), ("o'neil", "o'neil")])
+@pytest.mark.parametrize(
+    ("given", "key"),
+    [
+        ("Mara", "mara"),
+        ("Zoë", "zoë"),
+        ("o'neil", "o'neil"),
+        ("Rene\u0301", "ren\u00e9"),  # decomposed and composed are one player
+        ("STRASSE", "strasse"),
+        ("straße", "strasse"),
+    ],
+)
 def test_player_names_keep_letters_and_fold_case(given: str, key: str) -> None:
     assert player_name(given) == key
 
