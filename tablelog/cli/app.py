@@ -27,19 +27,6 @@ class _Group(TyperGroup):
         except TablelogError as exc:
             typer.echo(str(exc), err=True)
             raise typer.Exit(1) from None
-        except (typer.Exit, typer.Abort, KeyboardInterrupt):
-            raise
-        except Exception as exc:
-            # A bug, not a refusal: still one sentence, with the way to see the details.
-            if os.environ.get("TABLELOG_DEBUG"):
-                raise
-            typer.echo(
-                f"internal-error: {type(exc).__name__}: {exc}; nothing was written by this "
-                "command's failed step; set TABLELOG_DEBUG=1 to see the traceback and please "
-                "report it",
-                err=True,
-            )
-            raise typer.Exit(1) from None
 
 
 app = typer.Typer(
@@ -107,3 +94,14 @@ def main() -> None:
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
         sys.exit(130)
+    except Exception as exc:
+        # A bug, not a refusal (those exit 1 in _Group): still one sentence, with the way to
+        # see the details. Click has already handled its own usage errors (exit 2) by now.
+        if os.environ.get("TABLELOG_DEBUG"):
+            raise
+        typer.echo(
+            f"internal-error: {type(exc).__name__}: {exc}; set TABLELOG_DEBUG=1 to see the "
+            "traceback, and please report it",
+            err=True,
+        )
+        sys.exit(1)

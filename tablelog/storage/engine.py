@@ -92,7 +92,8 @@ def _configure_sqlite(engine: Engine) -> None:
         cursor = dbapi_connection.cursor()
         try:
             cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            cursor.execute("PRAGMA journal_mode = WAL")
+            # WAL is switched on once, when tablelog migrates the file (`enable_wal`): it is
+            # persistent, and a file tablelog refuses must be left exactly as it was.
             cursor.execute("PRAGMA synchronous = FULL")
             cursor.execute("PRAGMA foreign_keys = ON")
         finally:
@@ -102,6 +103,22 @@ def _configure_sqlite(engine: Engine) -> None:
     def _on_begin(connection: Connection) -> None:
         mode = "IMMEDIATE" if connection.get_execution_options().get(WRITE) else "DEFERRED"
         connection.exec_driver_sql(f"BEGIN {mode}")
+
+
+def enable_wal(engine: Engine) -> None:
+    """Put a SQLite file in WAL mode (persistent): readers never block the one writer.
+
+    Runs on the raw driver connection, outside any transaction, as SQLite requires.
+    """
+    raw = engine.raw_connection()
+    try:
+        cursor = raw.cursor()
+        try:
+            cursor.execute("PRAGMA journal_mode = WAL")
+        finally:
+            cursor.close()
+    finally:
+        raw.close()
 
 
 def _first_line(exc: BaseException) -> str:

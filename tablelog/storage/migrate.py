@@ -16,7 +16,7 @@ from sqlalchemy.exc import DBAPIError
 
 from tablelog.errors import SchemaMismatch
 from tablelog.migrations import HEAD, SCRIPT_LOCATION
-from tablelog.storage.engine import WRITE, describe, is_sqlite, translated
+from tablelog.storage.engine import WRITE, describe, enable_wal, is_sqlite, translated
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -105,6 +105,9 @@ def downgrade(engine: Engine, revision: str) -> str | None:
 
 
 def _migrate(engine: Engine, direction: str, revision: str) -> str | None:
+    if is_sqlite(engine.url):
+        with translated(f"cannot migrate {describe(engine.url)}"):
+            enable_wal(engine)
     with (
         translated(f"cannot migrate {describe(engine.url)}"),
         engine.connect().execution_options(**{WRITE: True}) as conn,

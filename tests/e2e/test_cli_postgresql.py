@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.test_cli import ok, refused, run
+from tests.e2e.transcript import ok, refused, run
 
 pytestmark = pytest.mark.postgresql
 

@@ -1,0 +1,108 @@
+"""Helpers for the end-to-end transcripts: run the real `tablelog` command as a subprocess.
+
+Every test starts in an empty directory (pytest's `tmp_path`) with no TABLELOG_* variables set,
+so `./tablelog.db` is the default database. The tests read as transcripts: the command, then
+what the contract (cli.md) says must come back.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from tablelog.rules.improv import ImprovOptions
+
+TIMEOUT_S = 60
+HEX64 = re.compile(r"[0-9a-f]{64}")
+# secrets.token_urlsafe(32): 43 URL-safe base64 characters.
+TOKEN = re.compile(r"[A-Za-z0-9_-]{32,}")
+IMPROV_DEFAULTS: dict[str, Any] = msgspec.to_builtins(ImprovOptions())
+
+
+def run(
+    tmp_path: Path, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """`tablelog ARGS...` in `tmp_path`, isolated from the caller's TABLELOG_* settings."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("TABLELOG_")}
+    clean.update(env or {})
+    return subprocess.run(
+        [sys.executable, "-m", "tablelog", *args],
+        cwd=tmp_path,
+        env=clean,
+        capture_output=True,
+        encoding="utf-8",
+        errors="replace",
+        timeout=TIMEOUT_S,
+        check=False,
+    )
+
+
+# --- small assertions shared by the transcripts -------------------------------------------
+
+
+def no_crash(result: subprocess.CompletedProcess[str]) -> None:
+    assert "Traceback" not in result.stderr, result.stderr
+    assert "Traceback" not in result.stdout, result.stdout
+
+
+def one_line(stderr: str) -> str:
+    """The stderr of a refusal: exactly one non-empty line."""
+    lines = stderr.splitlines()
+    assert len(lines) == 1, f"expected one line on stderr, got {stderr!r}"
+    assert lines[0].strip(), f"expected a sentence on stderr, got {stderr!r}"
+    return lines[0]
+
+
+def refused(result: subprocess.CompletedProcess[str]) -> str:
+    """Exit 1 with one sentence on stderr and no traceback; returns the sentence."""
+    no_crash(result)
+    assert result.returncode == 1, (result.returncode, result.stdout, result.stderr)
+    return one_line(result.stderr)
+
+
+def ok(result: subprocess.CompletedProcess[str]) -> str:
+    no_crash(result)
+    assert result.returncode == 0, (result.returncode, result.stdout, result.stderr)
+    return result.stdout
+
+
+def broken(result: subprocess.CompletedProcess[str]) -> subprocess.CompletedProcess[str]:
+    """`verify` found a broken log: exit 3, no traceback."""
+    no_crash(result)
+    assert result.returncode == 3, (result.returncode, result.stdout, result.stderr)
+    return result
+
+
+def create(tmp_path: Path, name: str, *extra: str) -> str:
+    return ok(run(tmp_path, "campaign", "create", name, "--ruleset", "improv", *extra))
+
+
+def log_json(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> list[dict[str, Any]]:
+    """`tablelog log --json ARGS...`, one parsed object per line."""
+    out = ok(run(tmp_path, "log", "--json", *args, env=env))
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def campaigns_json(tmp_path: Path, *root: str) -> list[dict[str, Any]]:
+    value = json.loads(ok(run(tmp_path, *root, "campaign", "list", "--json")))
+    assert isinstance(value, list)
+    return value
+
+
+def db_bytes(path: Path) -> bytearray:
+    """The SQLite file's bytes; the CLI must not leave the log in a WAL beside it."""
+    wal = path.with_name(path.name + "-wal")
+    assert not wal.exists() or wal.stat().st_size == 0, f"{wal} holds unflushed pages"
+    return bytearray(path.read_bytes())
+
+
+def page_size(data: bytes) -> int:
+    size = int.from_bytes(data[16:18], "big")
+    return 65536 if size == 1 else size
