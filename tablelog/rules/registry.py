@@ -7,21 +7,34 @@ command pays only for the ruleset it touches.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import msgspec
 
 from tablelog.errors import InvalidInput
+from tablelog.events.base import Event
+from tablelog.events.core import CampaignCreated
 
 _MODULES: dict[str, str] = {
     "improv": "tablelog.rules.improv",
 }
 
 
+Shuffle = Callable[[list[str]], list[str]]
+
+
 @dataclass(frozen=True)
 class Ruleset:
+    """What a ruleset supplies. State is the ruleset's own type, opaque to core code."""
+
     name: str
     options_type: type[msgspec.Struct]
+    initial: Callable[[CampaignCreated], Any]
+    evolve: Callable[[Any, Event], Any]
+    decide: Callable[[Any, Any, Shuffle], list[Event]]
+    actor: Callable[[Any, Event], str]
 
 
 def get(name: str) -> Ruleset:

@@ -1,16 +1,10 @@
-"""Improv (seed 000, chapter 4): the options, with the defaults rules/improv.md decides.
-
-The conflict rules themselves (decide/evolve) arrive with the Improv issue; the options are
-here already so a campaign records them from its first event.
-"""
+"""Improv's options, with the defaults rules/improv.md decides (each DECIDED point and number)."""
 
 from __future__ import annotations
 
 from typing import Annotated, Literal
 
 import msgspec
-
-from tablelog.rules.registry import Ruleset
 
 Count = Annotated[int, msgspec.Meta(ge=0, le=1000)]
 Positive = Annotated[int, msgspec.Meta(ge=1, le=1000)]
@@ -38,6 +32,3 @@ class ImprovOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     award_source: Literal["pool", "giver"] = "pool"
     talent_uses_per_session: Count = 6
     extended_rounds: Positive = 3
-
-
-RULESET = Ruleset(name="improv", options_type=ImprovOptions)

@@ -1,0 +1,125 @@
+"""Improv (seed 000, chapter 4: Conflict): the primary ruleset.
+
+`decide(state, command, shuffle)` checks a command against the campaign's state and returns the
+events it causes, or raises a RuleViolation naming the rule, the value and the limit;
+`evolve(state, event)` folds one event into the state.
+"""
+
+from __future__ import annotations
+
+from typing import Any, assert_never
+
+from tablelog.events.base import Event
+from tablelog.events.core import CampaignCreated
+from tablelog.rules.improv import commands as c
+from tablelog.rules.improv import conflict, finale, people, reveal
+from tablelog.rules.improv.decks import Shuffle
+from tablelog.rules.improv.evolve import ImprovEvent, evolve, initial
+from tablelog.rules.improv.options import ImprovOptions
+from tablelog.rules.improv.state import GM, ImprovState
+from tablelog.rules.registry import Ruleset
+
+ImprovCommand = (
+    c.CreateCharacter
+    | c.StartSession
+    | c.EndSession
+    | c.StartScene
+    | c.EndScene
+    | c.OpenConflict
+    | c.SetStake
+    | c.PlayCard
+    | c.PlaceBonus
+    | c.Reveal
+    | c.Fate
+    | c.Give
+    | c.Award
+    | c.Redraw
+    | c.Bribe
+    | c.Narrate
+    | c.Close
+)
+
+
+def decide(state: ImprovState, command: ImprovCommand, shuffle: Shuffle) -> list[Event]:
+    match command:
+        case c.CreateCharacter():
+            return people.create_character(state, command)
+        case c.StartSession():
+            return people.start_session(state, command, shuffle)
+        case c.EndSession():
+            return people.end_session(state, command)
+        case c.StartScene():
+            return people.start_scene(state, command)
+        case c.EndScene():
+            return people.end_scene(state, command)
+        case c.OpenConflict():
+            return conflict.open_conflict(state, command)
+        case c.SetStake():
+            return conflict.set_stake(state, command)
+        case c.PlayCard():
+            return conflict.play_card(state, command, shuffle)
+        case c.PlaceBonus():
+            return conflict.place_bonus(state, command)
+        case c.Reveal():
+            return reveal.reveal(state, command, shuffle)
+        case c.Fate():
+            return reveal.fate(state, command, shuffle)
+        case c.Give():
+            return finale.give(state, command, shuffle)
+        case c.Award():
+            return people.award(state, command)
+        case c.Redraw():
+            return people.redraw(state, command, shuffle)
+        case c.Bribe():
+            return people.bribe(state, command)
+        case c.Narrate():
+            return finale.narrate(state, command)
+        case c.Close():
+            return finale.close(state, command, shuffle)
+        case _:
+            assert_never(command)
+
+
+def actor(state: ImprovState, event: Event) -> str:
+    """Who an event is attributed to when the local operator acts: a side's player, or the GM."""
+    player: Any = getattr(event, "player", None)
+    if isinstance(player, str) and player != GM:
+        return player
+    side_key: Any = getattr(event, "side", None) or getattr(event, "giver", None)
+    conflict_key: Any = getattr(event, "conflict", None)
+    if isinstance(side_key, str) and isinstance(conflict_key, str):
+        found = state.conflicts.get(conflict_key)
+        side = found.sides.get(side_key) if found else None
+        if side is not None and side.player is not None:
+            return side.player
+    if isinstance(side_key, str) and side_key in state.players and side_key != state.gm:
+        return side_key
+    return state.gm
+
+
+def _initial(created: CampaignCreated) -> Any:
+    return initial(created)
+
+
+def _evolve(state: Any, event: Event) -> Any:
+    return evolve(state, event)  # type: ignore[arg-type]
+
+
+def _decide(state: Any, command: Any, shuffle: Shuffle) -> list[Event]:
+    return decide(state, command, shuffle)
+
+
+def _actor(state: Any, event: Event) -> str:
+    return actor(state, event)
+
+
+RULESET = Ruleset(
+    name="improv",
+    options_type=ImprovOptions,
+    initial=_initial,
+    evolve=_evolve,
+    decide=_decide,
+    actor=_actor,
+)
+
+__all__ = ["RULESET", "ImprovCommand", "ImprovEvent", "ImprovState", "decide", "evolve"]

@@ -1,0 +1,387 @@
+"""Deciding a conflict's set-up and play: open, stakes, face-down cards, bonuses."""
+
+from __future__ import annotations
+
+import re
+
+from tablelog.errors import AlreadyExists, InvalidInput, RuleViolation
+from tablelog.events.base import Event
+from tablelog.events.improv import BonusPlaced, CardPlayed, ConflictOpened, StakeSet
+from tablelog.rules.improv import lookup
+from tablelog.rules.improv.cards import parse_card
+from tablelog.rules.improv.commands import OpenConflict, PlaceBonus, PlayCard, SetStake
+from tablelog.rules.improv.decks import DeckWork, Shuffle
+from tablelog.rules.improv.state import GM, Conflict, ImprovState, Round, Side
+
+_CONFLICT_ID = re.compile(r"[a-z0-9][a-z0-9._-]{0,31}")
+MAX_ROUNDS = 20
+
+
+def open_conflict(state: ImprovState, cmd: OpenConflict) -> list[Event]:
+    lookup.require_session(state)
+    if cmd.conflict is not None:
+        key = cmd.conflict.strip().lower()
+        if not _CONFLICT_ID.fullmatch(key):
+            raise InvalidInput(
+                f"conflict id {cmd.conflict!r} is not allowed; use 1 to 32 letters a-z, digits, "
+                "'.', '_' or '-'",
+                code="bad-name",
+            )
+        if key in state.conflicts:
+            raise AlreadyExists(f"conflict {key} already exists")
+    else:
+        number = len(state.conflicts) + 1
+        while f"c{number}" in state.conflicts:
+            number += 1
+        key = f"c{number}"
+    if cmd.rounds is not None and not cmd.extended:
+        raise InvalidInput("--rounds applies to an --extended conflict", code="rounds-simple")
+    rounds = 1
+    if cmd.extended:
+        rounds = state.options.extended_rounds if cmd.rounds is None else cmd.rounds
+        if not 1 <= rounds <= MAX_ROUNDS:
+            raise InvalidInput(
+                f"an extended conflict has 1 to {MAX_ROUNDS} rounds; got {rounds}",
+                code="bad-rounds",
+            )
+    return [
+        ConflictOpened(
+            conflict=key,
+            kind="extended" if cmd.extended else "simple",
+            rounds=rounds,
+            gm_tokens_at_open=state.ledger.gm,
+        )
+    ]
+
+
+def set_stake(state: ImprovState, cmd: SetStake) -> list[Event]:
+    conflict = lookup.conflict(state, cmd.conflict)
+    if conflict.stakes_closed:
+        raise RuleViolation(
+            f"the first card of conflict {conflict.key} is down; no stake may be set after it",
+            code="stakes-closed",
+        )
+    key = lookup.key(cmd.side)
+    text = lookup.text_of(cmd.text, "a stake")
+    if key in conflict.sides:
+        raise AlreadyExists(f"{cmd.side} already has a stake in conflict {conflict.key}")
+    if cmd.gm:
+        if key in state.characters or key in (GM, state.gm):
+            raise RuleViolation(
+                f"{cmd.side!r} is a protagonist or the GM; a GM stake needs its own name "
+                "(e.g. riso, goons)",
+                code="gm-stake-name",
+            )
+        if cmd.opposes is not None:
+            raise RuleViolation(
+                "GM stakes oppose no one directly (protagonists oppose them); drop --opposes",
+                code="gm-stake-opposes",
+            )
+        return [
+            StakeSet(conflict=conflict.key, side=key, display=cmd.side.strip(), gm=True, text=text)
+        ]
+    character = state.characters.get(key)
+    if character is None:
+        raise RuleViolation(
+            f"{cmd.side!r} is not a character; a protagonist's stake names its character, "
+            "and a GM stake needs --gm",
+            code="unknown-character",
+        )
+    opposes = _opponent(conflict, key, cmd.opposes) if cmd.opposes is not None else None
+    return [
+        StakeSet(
+            conflict=conflict.key,
+            side=key,
+            display=character.display,
+            gm=False,
+            text=text,
+            opposes=opposes,
+            player=character.player,
+        )
+    ]
+
+
+def _opponent(conflict: Conflict, key: str, given: str) -> str:
+    target = lookup.side(conflict, given)
+    if target.key == key:
+        raise RuleViolation(f"{given} cannot oppose itself", code="opposes-self")
+    if not target.gm:
+        if target.opposes not in (None, key):
+            raise RuleViolation(
+                f"{target.display} already opposes {target.opposes}; a protagonist opposes "
+                "exactly one side",
+                code="opposes-one",
+            )
+        if any(s.opposes == target.key for s in conflict.protagonists()):
+            raise RuleViolation(
+                f"{target.display} is already opposed by another protagonist; a protagonist "
+                "opposes exactly one side",
+                code="opposes-one",
+            )
+    return target.key
+
+
+def _round_to_play(conflict: Conflict) -> int:
+    rnd = conflict.current
+    if rnd is None:
+        return 1
+    if not rnd.revealed:
+        return rnd.number
+    if rnd.fate.pending or rnd.fate.choices_due:
+        raise RuleViolation(
+            f"round {rnd.number} of conflict {conflict.key} waits for the Hand of Fate "
+            "(`tablelog improv fate`)",
+            code="fate-pending",
+        )
+    if rnd.number >= conflict.planned_rounds:
+        raise RuleViolation(
+            f"conflict {conflict.key} has played all its {conflict.planned_rounds} round(s); "
+            "give, narrate and close it",
+            code="rounds-done",
+        )
+    return rnd.number + 1
+
+
+def _close_stakes(state: ImprovState, conflict: Conflict) -> None:
+    """Checks made when the first card closes the stake phase."""
+    protagonists, gm_stakes = conflict.protagonists(), conflict.gm_stakes()
+    if not protagonists:
+        raise RuleViolation(
+            f"conflict {conflict.key} has no protagonist; every conflict includes at least one",
+            code="no-protagonist",
+        )
+    if len(gm_stakes) > len(protagonists):
+        raise RuleViolation(
+            f"the GM may have at most {len(protagonists)} stake(s) here (one per "
+            f"protagonist taking part); {len(gm_stakes)} set",
+            code="gm-stake-limit",
+        )
+    for side in protagonists:
+        if conflict.opponent_of(side.key) is None:
+            raise RuleViolation(
+                f"{side.display} opposes no side; set its stake with --opposes",
+                code="no-opponent",
+            )
+
+
+def play_card(state: ImprovState, cmd: PlayCard, shuffle: Shuffle) -> list[Event]:
+    conflict = lookup.conflict(state, cmd.conflict)
+    side = lookup.side(conflict, cmd.side)
+    number = _round_to_play(conflict)
+    if number == 1 and not conflict.stakes_closed:
+        _close_stakes(state, conflict)
+    if side.status != "in":
+        raise RuleViolation(
+            f"{side.display} is {side.status} and plays no more cards", code="side-out"
+        )
+    rnd = conflict.rounds[number - 1] if len(conflict.rounds) >= number else None
+    if rnd is not None and side.key in rnd.plays:
+        raise RuleViolation(
+            f"{side.display} already played a card in round {number}; one card per side per round",
+            code="second-card",
+        )
+    if cmd.from_deck and not side.gm:
+        raise RuleViolation(
+            "only the GM may play blind from the top of the GM deck; a player plays from hand",
+            code="player-blind",
+        )
+    if not state.managed:
+        if cmd.card is None:
+            raise InvalidInput(
+                "name the card played (recorded mode: the card dealt at the table)",
+                code="card-required",
+            )
+        return [
+            CardPlayed(
+                conflict=conflict.key,
+                round=number,
+                side=side.key,
+                card=parse_card(cmd.card),
+                from_deck=cmd.from_deck,
+            )
+        ]
+    owner = lookup.owner(side)
+    if cmd.from_deck:
+        if cmd.card is not None:
+            raise InvalidInput("--from-deck plays the top card blind; name no card", code="blind")
+        work = DeckWork(state, shuffle)
+        card = work.take(GM)
+        if card is None:
+            raise RuleViolation("the GM deck and its discards are empty", code="deck-empty")
+        return [
+            *work.events,
+            CardPlayed(
+                conflict=conflict.key,
+                round=number,
+                side=side.key,
+                card=card,
+                from_deck=True,
+                deck=GM,
+            ),
+        ]
+    if cmd.card is None:
+        raise InvalidInput("name the card to play from the hand", code="card-required")
+    card = parse_card(cmd.card)
+    hand = state.hands.get(owner, [])
+    if card not in hand:
+        raise RuleViolation(
+            f"{card} is not in {_who(owner)}'s hand ({', '.join(hand) or 'empty'})",
+            code="not-in-hand",
+        )
+    return [CardPlayed(conflict=conflict.key, round=number, side=side.key, card=card)]
+
+
+def _who(owner: str) -> str:
+    return "the GM" if owner == GM else owner
+
+
+def place_bonus(state: ImprovState, cmd: PlaceBonus) -> list[Event]:
+    conflict = lookup.conflict(state, cmd.conflict)
+    rnd = conflict.current
+    if rnd is None or rnd.revealed:
+        raise RuleViolation(
+            f"bonuses go on face-down cards before the reveal; conflict {conflict.key} has "
+            "none waiting",
+            code="bonus-timing",
+        )
+    missing = [
+        s.display
+        for s in conflict.sides.values()
+        if s.status == "in" and s.key not in rnd.plays and not _unopposed(conflict, s)
+    ]
+    if missing:
+        raise RuleViolation(
+            f"bonuses come after every card is down; still to play: {', '.join(missing)}",
+            code="bonus-timing",
+        )
+    on = lookup.side(conflict, cmd.on)
+    if on.key not in rnd.plays:
+        raise RuleViolation(f"{on.display} has no card in this round", code="no-card")
+    if (cmd.tokens > 0) == (cmd.talent is not None):
+        raise InvalidInput("place either story-tokens or one talent-marker", code="bonus-kind")
+    by = lookup.key(cmd.by) if cmd.by is not None else on.key if not on.gm else GM
+    if by == state.gm:
+        by = GM
+    if cmd.tokens > 0:
+        return [_tokens(state, conflict, rnd, on, by, cmd.tokens, cmd.by)]
+    return [_talent(state, conflict, rnd, on, by, cmd.talent or "", cmd.assist)]
+
+
+def _unopposed(conflict: Conflict, side: Side) -> bool:
+    return side.gm and not any(p.opposes == side.key for p in conflict.protagonists())
+
+
+def gm_token_cap(state: ImprovState, conflict: Conflict) -> tuple[int, int]:
+    """(the GM's limit for the conflict, what it held at the open): it may spend the lower."""
+    players = len(conflict.participating_players())
+    if conflict.kind == "simple":
+        limit = 1 + players
+    else:
+        limit = 2 + 2 * players + 2 * max(0, conflict.planned_rounds - 3)
+    return limit, conflict.gm_tokens_at_open
+
+
+def _tokens(
+    state: ImprovState,
+    conflict: Conflict,
+    rnd: Round,
+    on: Side,
+    by: str,
+    count: int,
+    given: str | None,
+) -> BonusPlaced:
+    if by == GM:
+        limit, held_at_open = gm_token_cap(state, conflict)
+        cap = min(limit, held_at_open)
+        wanted = conflict.gm_spent + count
+        if wanted > cap:
+            why = (
+                f"its limit is {limit}"
+                if limit <= held_at_open
+                else f"it held {held_at_open} when the conflict opened"
+            )
+            raise RuleViolation(
+                f"the GM may spend {cap} token(s) in conflict {conflict.key} ({why}); "
+                f"{wanted} requested",
+                code="gm-token-limit",
+            )
+        payer = GM
+    else:
+        character = lookup.character(state, given or by)
+        by, payer = character.key, character.player
+    held = state.ledger.held(payer)
+    if held < count:
+        who = "the GM" if payer == GM else payer
+        raise RuleViolation(
+            f"{who} holds {held} story-token(s); {count} requested", code="no-token"
+        )
+    return BonusPlaced(
+        conflict=conflict.key,
+        round=rnd.number,
+        on=on.key,
+        by=by,
+        player=payer,
+        kind="token",
+        count=count,
+    )
+
+
+def _talent(
+    state: ImprovState,
+    conflict: Conflict,
+    rnd: Round,
+    on: Side,
+    by: str,
+    talent: str,
+    assist: str | None,
+) -> BonusPlaced:
+    if by == GM:
+        raise RuleViolation(
+            "the GM has no talents; talent-markers are the players'", code="gm-talent"
+        )
+    character = lookup.character(state, by)
+    name = lookup.talent(character, talent)
+    own_side = conflict.sides.get(character.key)
+    if own_side is not None and own_side.status == "destroyed":
+        raise RuleViolation(
+            f"{character.display} is destroyed and may only spend tokens", code="destroyed"
+        )
+    used_here = [
+        b
+        for r in (conflict.rounds if conflict.kind == "simple" else [rnd])
+        for b in r.bonuses
+        if b.kind == "talent" and b.by == character.key
+    ]
+    if used_here:
+        scope = "conflict" if conflict.kind == "simple" else f"round {rnd.number}"
+        raise RuleViolation(
+            f"{character.display} already used a talent in this {scope}; one talent per "
+            f"player per {'simple conflict' if conflict.kind == 'simple' else 'round'}",
+            code="talent-once",
+        )
+    cap = state.options.talent_uses_per_session
+    if character.used + 1 > cap:
+        raise RuleViolation(
+            f"{character.display} has used {character.used} of {cap} talent uses this session; "
+            "1 more requested",
+            code="talent-cap",
+        )
+    assist_text = None
+    if on.key != character.key:
+        if assist is None or not assist.strip():
+            raise RuleViolation(
+                f"a talent on {on.display}'s card (not {character.display}'s own) needs --assist "
+                "saying how the character is in a position to help",
+                code="assist-required",
+            )
+        assist_text = lookup.text_of(assist, "--assist")
+    return BonusPlaced(
+        conflict=conflict.key,
+        round=rnd.number,
+        on=on.key,
+        by=character.key,
+        player=character.player,
+        kind="talent",
+        talent=name,
+        assist=assist_text,
+    )

@@ -1,0 +1,119 @@
+"""Finding what a command names: conflicts, sides, players, characters, talents.
+
+Every miss is a refusal naming the value given and the values allowed.
+"""
+
+from __future__ import annotations
+
+from tablelog.errors import InvalidInput, NotFound, RuleViolation
+from tablelog.rules.improv.state import GM, Character, Conflict, ImprovState, Round, Side
+from tablelog.rules.names import player_name
+
+MAX_TEXT = 4000
+
+
+def key(text: str) -> str:
+    return player_name(text)
+
+
+def text_of(value: str, what: str) -> str:
+    stripped = value.strip()
+    if not stripped:
+        raise InvalidInput(f"{what} must not be empty", code="empty-text")
+    if len(stripped) > MAX_TEXT:
+        raise InvalidInput(
+            f"{what} may be at most {MAX_TEXT} characters; got {len(stripped)}",
+            code="text-too-long",
+        )
+    return stripped
+
+
+def _listing(names: list[str]) -> str:
+    return ", ".join(names) if names else "none"
+
+
+def conflict(state: ImprovState, given: str | None, *, open_only: bool = True) -> Conflict:
+    if given is None:
+        candidates = state.open_conflicts()
+        if len(candidates) == 1:
+            return candidates[0]
+        if not candidates:
+            raise NotFound(
+                "no conflict is open; `tablelog improv open` opens one", code="no-conflict"
+            )
+        raise InvalidInput(
+            f"{len(candidates)} conflicts are open ({_listing([c.key for c in candidates])}); "
+            "name one with --conflict",
+            code="conflict-required",
+        )
+    found = state.conflicts.get(given.strip().lower())
+    if found is None:
+        raise NotFound(
+            f"there is no conflict {given!r}; conflicts: {_listing(list(state.conflicts))}",
+            code="unknown-conflict",
+        )
+    if open_only and found.status != "open":
+        raise RuleViolation(f"conflict {found.key} is closed", code="conflict-closed")
+    return found
+
+
+def side(c: Conflict, given: str) -> Side:
+    found = c.sides.get(key(given))
+    if found is None:
+        raise NotFound(
+            f"conflict {c.key} has no side {given!r}; its sides: {_listing(list(c.sides))}",
+            code="unknown-side",
+        )
+    return found
+
+
+def player(state: ImprovState, given: str) -> str:
+    name = key(given)
+    if name == GM or name == state.gm:
+        return GM
+    if name not in state.players:
+        known = [p for p in state.players if p != state.gm]
+        raise NotFound(
+            f"there is no player {given!r}; players: {_listing(known)}", code="unknown-player"
+        )
+    return name
+
+
+def character(state: ImprovState, given: str) -> Character:
+    found = state.characters.get(key(given))
+    if found is None:
+        raise NotFound(
+            f"there is no character {given!r}; characters: {_listing(list(state.characters))}",
+            code="unknown-character",
+        )
+    return found
+
+
+def talent(ch: Character, given: str) -> str:
+    name = key(given)
+    if name not in ch.talents:
+        raise NotFound(
+            f"{ch.display} has no talent {given!r}; talents: {_listing(list(ch.talents))}",
+            code="unknown-talent",
+        )
+    return name
+
+
+def owner(s: Side) -> str:
+    """Who holds the cards and tokens of a side: its player, or the GM."""
+    return GM if s.gm or s.player is None else s.player
+
+
+def current_round(c: Conflict) -> Round:
+    rnd = c.current
+    if rnd is None:
+        raise RuleViolation(f"no card has been played in conflict {c.key} yet", code="no-round")
+    return rnd
+
+
+def require_session(state: ImprovState) -> None:
+    if not state.session_open:
+        raise RuleViolation(
+            "no session is running; `tablelog session start` starts one (it sets the tokens)",
+            code="no-session",
+        )

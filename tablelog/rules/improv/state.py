@@ -1,0 +1,251 @@
+"""The Improv table as the log has built it: people, tokens, talents, decks and conflicts.
+
+`evolve` (evolve.py) is the only code that changes these objects; `decide` reads them. They are
+plain mutable dataclasses because a fold owns its state: nothing else holds a reference.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Literal
+
+from tablelog.rules.improv.options import ImprovOptions
+
+GM = "gm"
+HOLDERS = ("gm", "pool", "bank", "out_of_play", "table")
+
+
+@dataclass
+class Ledger:
+    """Every story-token is in exactly one place; moves keep the sum (session resets aside)."""
+
+    gm: int = 0
+    pool: int = 0
+    bank: int = 0
+    out_of_play: int = 0
+    table: int = 0  # tokens sitting on cards, until the round's clean-up
+    players: dict[str, int] = field(default_factory=dict)
+
+    def held(self, holder: str) -> int:
+        if holder in HOLDERS:
+            value: int = getattr(self, holder)
+            return value
+        return self.players.get(holder, 0)
+
+    def add(self, holder: str, count: int) -> None:
+        if holder in HOLDERS:
+            setattr(self, holder, getattr(self, holder) + count)
+        else:
+            self.players[holder] = self.players.get(holder, 0) + count
+
+    def move(self, source: str, to: str, count: int) -> None:
+        self.add(source, -count)
+        self.add(to, count)
+
+    def total(self) -> int:
+        return (
+            self.gm
+            + self.pool
+            + self.bank
+            + self.out_of_play
+            + self.table
+            + sum(self.players.values())
+        )
+
+
+@dataclass
+class Player:
+    key: str
+    display: str
+
+
+@dataclass
+class Character:
+    key: str
+    display: str
+    player: str
+    talents: dict[str, str]  # key -> display
+    uses: Counter[str] = field(default_factory=Counter)  # talent uses this session
+
+    @property
+    def used(self) -> int:
+        return sum(self.uses.values())
+
+
+@dataclass
+class PileCard:
+    card: str
+    own: bool  # won by this side itself (only those may be given, one of them)
+    deck: str | None = None
+
+
+@dataclass
+class Side:
+    key: str
+    display: str
+    gm: bool
+    text: str
+    opposes: str | None
+    player: str | None  # the protagonist's player; None for a GM stake
+    status: Literal["in", "eliminated", "destroyed"] = "in"
+    victory: list[PileCard] = field(default_factory=list)
+    gifts_given: int = 0
+    final_narration: bool = False
+    fate_losses: int = 0
+
+
+@dataclass
+class Play:
+    card: str
+    from_deck: bool = False
+    deck: str | None = None
+
+
+@dataclass
+class Bonus:
+    on: str
+    by: str
+    player: str
+    kind: Literal["token", "talent"]
+    count: int
+    talent: str | None = None
+    assist: str | None = None
+
+
+@dataclass
+class Fate:
+    """Exact ties of one round, waiting for tie-breakers, and their results."""
+
+    pending: list[tuple[str, str]] = field(default_factory=list)
+    draws: dict[str, list[str]] = field(default_factory=dict)
+    results: list[tuple[str, str]] = field(default_factory=list)  # (winner, loser)
+    choices_due: list[str] = field(default_factory=list)  # extended: losers who must choose
+
+
+@dataclass
+class Round:
+    number: int
+    plays: dict[str, Play] = field(default_factory=dict)
+    bonuses: list[Bonus] = field(default_factory=list)
+    revealed: bool = False
+    totals: dict[str, int] = field(default_factory=dict)
+    beats: list[tuple[str, str]] = field(default_factory=list)
+    winners: list[str] = field(default_factory=list)
+    fate: Fate = field(default_factory=Fate)
+    awarders: set[str] = field(default_factory=set)
+    settled: set[str] = field(default_factory=set)  # sides whose card went to a pile or discard
+
+    def tokens_on(self, side: str) -> int:
+        return sum(b.count for b in self.bonuses if b.on == side and b.kind == "token")
+
+    def talent_on(self, side: str) -> str | None:
+        for b in self.bonuses:
+            if b.on == side and b.kind == "talent":
+                return b.talent
+        return None
+
+    def markers_on(self, side: str) -> int:
+        return sum(b.count for b in self.bonuses if b.on == side)
+
+
+@dataclass
+class Conflict:
+    key: str
+    kind: Literal["simple", "extended"]
+    planned_rounds: int
+    gm_tokens_at_open: int
+    status: Literal["open", "closed"] = "open"
+    sides: dict[str, Side] = field(default_factory=dict)
+    rounds: list[Round] = field(default_factory=list)
+    gm_spent: int = 0
+    beats: list[tuple[str, str]] = field(default_factory=list)  # final (extended) or reveal
+
+    @property
+    def stakes_closed(self) -> bool:
+        """The first card closes the stake phase."""
+        return bool(self.rounds and self.rounds[0].plays)
+
+    @property
+    def current(self) -> Round | None:
+        return self.rounds[-1] if self.rounds else None
+
+    def protagonists(self) -> list[Side]:
+        return [s for s in self.sides.values() if not s.gm]
+
+    def gm_stakes(self) -> list[Side]:
+        return [s for s in self.sides.values() if s.gm]
+
+    def participating_players(self) -> set[str]:
+        return {s.player for s in self.sides.values() if s.player is not None}
+
+    def opponent_pairs(self) -> list[tuple[str, str]]:
+        """Every pair of direct opponents, once: (protagonist, the side it opposes)."""
+        pairs: list[tuple[str, str]] = []
+        for side in self.protagonists():
+            if side.opposes is None:
+                continue
+            pair = (side.key, side.opposes)
+            if (pair[1], pair[0]) not in pairs:
+                pairs.append(pair)
+        return pairs
+
+    def opponent_of(self, side: str) -> str | None:
+        """The side a protagonist opposes (or that opposes it, between protagonists)."""
+        own = self.sides[side]
+        if own.opposes is not None:
+            return own.opposes
+        for other in self.protagonists():
+            if other.opposes == side:
+                return other.key
+        return None
+
+
+@dataclass
+class Deck:
+    draw: list[str] = field(default_factory=list)  # top card first
+    discard: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ImprovState:
+    campaign: str
+    gm: str
+    options: ImprovOptions
+    players: dict[str, Player] = field(default_factory=dict)
+    characters: dict[str, Character] = field(default_factory=dict)
+    session: int = 0
+    session_open: bool = False
+    session_players: list[str] = field(default_factory=list)
+    scene: int = 0
+    scene_open: bool = False
+    scene_awarders: set[tuple[int, str]] = field(default_factory=set)  # (scene, giver)
+    ledger: Ledger = field(default_factory=Ledger)
+    conflicts: dict[str, Conflict] = field(default_factory=dict)
+    decks: dict[str, Deck] = field(default_factory=dict)
+    hands: dict[str, list[str]] = field(default_factory=dict)
+    seq: int = 0
+
+    @property
+    def managed(self) -> bool:
+        return self.options.deck_mode == "managed"
+
+    def character_of(self, player: str) -> Character | None:
+        for character in self.characters.values():
+            if character.player == player:
+                return character
+        return None
+
+    def open_conflicts(self) -> list[Conflict]:
+        return [c for c in self.conflicts.values() if c.status == "open"]
+
+    def deck_of(self, owner: str) -> str:
+        """The deck an owner draws from: the GM's, the shared players' deck, or its own."""
+        if owner == GM:
+            return GM
+        return "players" if self.options.player_decks == "shared" else f"player:{owner}"
+
+    def hand_size(self, owner: str) -> int:
+        if owner == GM:
+            return self.options.gm_hand_base + len(self.session_players)
+        return self.options.player_hand
