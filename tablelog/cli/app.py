@@ -77,11 +77,13 @@ def root(
 
 def _register() -> None:
     # Imported here so each module can import `app`-free helpers without cycles.
-    from tablelog.cli import campaign, database, log
+    from tablelog.cli import campaign, database, improv, log, table
 
     app.add_typer(campaign.app, name="campaign")
-    app.add_typer(database.app, name="db")
     log.register(app)
+    table.register(app)
+    app.add_typer(improv.app, name="improv")
+    app.add_typer(database.app, name="db")
 
 
 _register()

@@ -295,7 +295,8 @@ def evolve(state: ImprovState, event: ImprovEvent) -> ImprovState:
             if conflict.kind == "extended":
                 conflict.beats = [(w, loser) for w, loser in event.beats]
                 for side in conflict.sides.values():
-                    _discard_pile(state, side)
+                    # The cards go back to their decks; the pile stays on record as it ended.
+                    _discard_pile(state, side, keep_record=True)
             _apply_moves(state, event.token_moves)
         case _:
             assert_never(event)
@@ -328,8 +329,9 @@ def _owner(side: Side) -> str:
     return GM if side.gm else side.player or GM
 
 
-def _discard_pile(state: ImprovState, side: Side) -> None:
+def _discard_pile(state: ImprovState, side: Side, *, keep_record: bool = False) -> None:
     if state.managed:
         for pile_card in side.victory:
             _discard(state, pile_card.deck, [pile_card.card])
-    side.victory = []
+    if not keep_record:
+        side.victory = []

@@ -1,0 +1,149 @@
+"""Table-wide commands: `session`, `scene`, `state` and `demo`."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from tablelog.cli.options import CampaignOption, JsonOption, target
+from tablelog.cli.output import emit_json
+from tablelog.cli.play import run
+from tablelog.commands.database import opened, resolve_campaign
+from tablelog.commands.demo import write_demo
+from tablelog.commands.table import campaign_state
+from tablelog.projections.improv_text import describe
+from tablelog.projections.views import state_view
+from tablelog.rules.common import EndScene, EndSession, StartScene, StartSession
+from tablelog.rules.names import player_name
+
+session_app = typer.Typer(
+    no_args_is_help=True, help="Start and end game sessions.\n\nExample: `tablelog session start`"
+)
+scene_app = typer.Typer(
+    no_args_is_help=True,
+    help='Frame scenes (optional).\n\nExample: `tablelog scene start "Riso\'s bar"`',
+)
+
+
+@session_app.command("start")
+def session_start(ctx: typer.Context, campaign: CampaignOption = None) -> None:
+    """Start a session: tokens, talent uses (and managed hands) reset for the players.
+
+    Example: `tablelog session start -c bar-fight`
+    """
+    run(ctx, campaign, StartSession())
+
+
+@session_app.command("end")
+def session_end(ctx: typer.Context, campaign: CampaignOption = None) -> None:
+    """End the running session (every conflict must be closed).
+
+    Example: `tablelog session end`
+    """
+    run(ctx, campaign, EndSession())
+
+
+@scene_app.command("start")
+def scene_start(
+    ctx: typer.Context,
+    title: Annotated[str | None, typer.Argument(help="The scene's title.")] = None,
+    campaign: CampaignOption = None,
+) -> None:
+    """Start a scene; awards outside conflicts are limited to one per giver per scene.
+
+    Example: `tablelog scene start "Riso's bar"`
+    """
+    run(ctx, campaign, StartScene(title=title))
+
+
+@scene_app.command("end")
+def scene_end(ctx: typer.Context, campaign: CampaignOption = None) -> None:
+    """End the running scene.
+
+    Example: `tablelog scene end`
+    """
+    run(ctx, campaign, EndScene())
+
+
+def state(
+    ctx: typer.Context,
+    campaign: CampaignOption = None,
+    at: Annotated[int | None, typer.Option("--at", help="The state as of this seq.")] = None,
+    as_player: Annotated[
+        str | None, typer.Option("--as", help="One player's view: others' face-down cards hidden.")
+    ] = None,
+    json: JsonOption = False,
+) -> None:
+    """The table, the token ledger and talent use, now or as of a seq.
+
+    Example: `tablelog state --json` or `tablelog state --at 40 --as bob`
+    """
+    viewer = player_name(as_player) if as_player else None
+    with opened(target(ctx)) as store:
+        name = resolve_campaign(store, campaign)
+        folded = campaign_state(store, name, at=at)
+    view = state_view(folded, viewer)
+    if json:
+        emit_json(view)
+        return
+    for line in _state_lines(view):
+        typer.echo(line)
+
+
+def _state_lines(view: dict[str, Any]) -> list[str]:
+    lines = [f"campaign {view['campaign']} ({view['ruleset']}) at seq {view['seq']}"]
+    if "tokens" not in view:
+        return lines
+    lines.append(f"session {view['session']}" + ("" if view["session_open"] else " (ended)"))
+    tokens = view["tokens"]
+    players = ", ".join(f"{p} {n}" for p, n in tokens["players"].items()) or "none"
+    lines.append(
+        f"tokens: GM {tokens['gm']}, pool {tokens['pool']}, bank {tokens['bank']}, "
+        f"out of play {tokens['out_of_play']}, on cards {tokens['table']}; players: {players}"
+    )
+    for character, use in view["talents"].items():
+        lines.append(f"talents of {character}: {use['used']} of {use['limit']} used this session")
+    for key, conflict in view["conflicts"].items():
+        beats = "; ".join(f"{w} beats {lo}" for w, lo in conflict["beats"])
+        lines.append(
+            f"conflict {key}: {conflict['kind']}, {conflict['status']}, round "
+            f"{conflict['round']} of {conflict['rounds']}" + (f"; {beats}" if beats else "")
+        )
+    return lines
+
+
+def demo(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Option("--name", help="The demo campaign's name.")] = "bar-fight",
+) -> None:
+    """Write the seed's bar fight (main ending) into the database and print it round by round.
+
+    Example: `tablelog demo`, then `tablelog improv show fight -c bar-fight`
+    """
+    with opened(target(ctx), create=True) as store:
+        written = write_demo(store, name)
+        label = store.label
+    typer.echo(f"wrote campaign {name} ({len(written)} events) into {label}\n")
+    for envelope in written:
+        event = envelope.event()
+        if envelope.type in (
+            "improv.round_revealed",
+            "improv.conflict_closed",
+            "improv.conflict_opened",
+            "improv.victory_card_given",
+            "improv.token_awarded",
+            "improv.session_started",
+        ):
+            typer.echo(f"{envelope.seq:>4}  {describe(event)}")
+    typer.echo(
+        f"\nnext: `tablelog improv show fight -c {name}`, `tablelog state -c {name}`, "
+        "`tablelog verify`"
+    )
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(session_app, name="session")
+    app.add_typer(scene_app, name="scene")
+    app.command("state")(state)
+    app.command("demo")(demo)

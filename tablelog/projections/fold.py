@@ -1,0 +1,50 @@
+"""Folding a campaign's log into its ruleset's state: the one way any state is built."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from tablelog.errors import StorageError
+from tablelog.events.codec import UndecodableEvent
+from tablelog.events.core import CampaignCreated
+from tablelog.events.envelope import Envelope
+from tablelog.rules import registry
+
+
+@dataclass
+class Folded:
+    campaign: str
+    ruleset: registry.Ruleset
+    state: Any
+    seq: int
+
+
+def fold(envelopes: Iterable[Envelope], *, upto: int | None = None) -> Folded:
+    """The state after every event (or those with seq <= `upto`), from the first."""
+    folded: Folded | None = None
+    for envelope in envelopes:
+        if upto is not None and envelope.seq > upto:
+            break
+        try:
+            event = envelope.event()
+        except UndecodableEvent as exc:
+            raise StorageError(
+                f"event {envelope.seq} of campaign {envelope.campaign} cannot be read ({exc}); "
+                "`tablelog verify` checks the log"
+            ) from None
+        if folded is None:
+            if not isinstance(event, CampaignCreated):
+                raise StorageError(
+                    f"campaign {envelope.campaign} does not begin with campaign.created; "
+                    "`tablelog verify` checks the log"
+                )
+            rules = registry.get(event.ruleset)
+            folded = Folded(envelope.campaign, rules, rules.initial(event), envelope.seq)
+            continue
+        folded.state = folded.ruleset.evolve(folded.state, event)
+        folded.seq = envelope.seq
+    if folded is None:
+        raise StorageError("the campaign has no events; `tablelog verify` checks the log")
+    return folded

@@ -1,0 +1,127 @@
+"""Improv views: `state --json` and `improv show --json`, as cli.md shapes them.
+
+`viewer` None is the operator's own view (everything); a player key (or `gm`) hides face-down
+cards that are not that viewer's own until the round is revealed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tablelog.rules.improv.cards import value
+from tablelog.rules.improv.state import GM, Conflict, ImprovState, Round, Side
+
+
+def _owner(side: Side) -> str:
+    return GM if side.gm or side.player is None else side.player
+
+
+def _visible(side: Side, rnd: Round, viewer: str | None) -> bool:
+    return viewer is None or rnd.revealed or viewer == _owner(side)
+
+
+def state_view(state: ImprovState, seq: int, viewer: str | None = None) -> dict[str, Any]:
+    ledger = state.ledger
+    players = sorted(p for p in state.players if p != state.gm)
+    return {
+        "campaign": state.campaign,
+        "ruleset": "improv",
+        "seq": seq,
+        "session": state.session,
+        "session_open": state.session_open,
+        "scene": state.scene if state.scene_open else None,
+        "deck_mode": state.options.deck_mode,
+        "tokens": {
+            "gm": ledger.gm,
+            "pool": ledger.pool,
+            "bank": ledger.bank,
+            "out_of_play": ledger.out_of_play,
+            "table": ledger.table,
+            "players": {p: ledger.players.get(p, 0) for p in players},
+        },
+        "talents": {
+            key: {
+                "player": ch.player,
+                "used": ch.used,
+                "limit": state.options.talent_uses_per_session,
+                "by_talent": {t: ch.uses.get(t, 0) for t in ch.talents},
+            }
+            for key, ch in sorted(state.characters.items())
+        },
+        "conflicts": {key: conflict_summary(c) for key, c in state.conflicts.items()},
+        "hands": {owner: len(cards) for owner, cards in sorted(state.hands.items())}
+        if state.managed
+        else {},
+    }
+
+
+def conflict_summary(conflict: Conflict) -> dict[str, Any]:
+    current = conflict.current
+    showing_beats = conflict.kind == "simple" or conflict.status == "closed"
+    return {
+        "kind": conflict.kind,
+        "status": conflict.status,
+        "round": current.number if current else 0,
+        "rounds": conflict.planned_rounds,
+        "sides": {
+            key: {
+                "gm": side.gm,
+                "player": side.player,
+                "stake": side.text,
+                "opposes": side.opposes,
+                "victory": [p.card for p in side.victory],
+                "status": side.status,
+            }
+            for key, side in conflict.sides.items()
+        },
+        "beats": [list(b) for b in conflict.beats] if showing_beats else [],
+    }
+
+
+def show_view(state: ImprovState, conflict: Conflict, viewer: str | None = None) -> dict[str, Any]:
+    options = state.options
+    rounds = []
+    for rnd in conflict.rounds:
+        plays: dict[str, Any] = {}
+        for key, play in rnd.plays.items():
+            side = conflict.sides[key]
+            shown = _visible(side, rnd, viewer)
+            total = value(play.card, options.joker_value) + options.bonus_value * rnd.markers_on(
+                key
+            )
+            plays[key] = {
+                "card": play.card if shown else None,
+                "tokens": rnd.tokens_on(key),
+                "talent": rnd.talent_on(key),
+                "total": total if shown else None,
+                "from_deck": play.from_deck,
+            }
+        rounds.append(
+            {
+                "round": rnd.number,
+                "revealed": rnd.revealed,
+                "plays": plays,
+                "beats": [list(b) for b in rnd.beats],
+                "winners": list(rnd.winners),
+                "ties": [list(p) for p in rnd.fate.pending],
+                "fate": [list(r) for r in rnd.fate.results],
+            }
+        )
+    summary = conflict_summary(conflict)
+    return {
+        "conflict": conflict.key,
+        "kind": conflict.kind,
+        "status": conflict.status,
+        "rounds": rounds,
+        "sides": summary["sides"],
+        "beats": summary["beats"],
+    }
+
+
+def hand_view(state: ImprovState, owner: str) -> dict[str, Any]:
+    deck = state.decks.get(state.deck_of(owner))
+    return {
+        "cards": list(state.hands.get(owner, [])),
+        "deck": len(deck.draw) if deck else 0,
+        "discard": len(deck.discard) if deck else 0,
+    }

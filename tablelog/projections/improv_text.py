@@ -1,0 +1,118 @@
+"""Improv in words: one line per event, and a conflict round by round, for terminals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tablelog.events import improv as ev
+from tablelog.events.base import Event
+from tablelog.rules.improv.cards import pretty
+from tablelog.rules.improv.state import Conflict, ImprovState
+
+
+def describe(event: Event) -> str:
+    match event:
+        case ev.PlayerJoined():
+            return f"player {event.display} joins"
+        case ev.CharacterCreated():
+            talents = ", ".join(event.talents.values()) or "no talents"
+            return f"{event.player} plays {event.display} ({talents})"
+        case ev.SessionStarted():
+            return (
+                f"session {event.session} starts: GM {event.gm_tokens} tokens, pool "
+                f"{event.pool}, players {', '.join(event.players)}"
+            )
+        case ev.SessionEnded():
+            return f"session {event.session} ends"
+        case ev.SceneStarted():
+            return f"scene {event.scene} starts" + (f": {event.title}" if event.title else "")
+        case ev.SceneEnded():
+            return f"scene {event.scene} ends"
+        case ev.DeckShuffled():
+            return f"the {event.deck} deck is shuffled ({len(event.order)} cards, {event.reason})"
+        case ev.CardsDrawn():
+            return f"{event.owner} draws {len(event.cards)} card(s) from the {event.deck} deck"
+        case ev.CardsDiscarded():
+            return f"{event.owner} discards {len(event.cards)} card(s)"
+        case ev.ConflictOpened():
+            rounds = f", {event.rounds} rounds" if event.kind == "extended" else ""
+            return f"conflict {event.conflict} opens ({event.kind}{rounds})"
+        case ev.StakeSet():
+            against = f", opposing {event.opposes}" if event.opposes else ""
+            who = "GM stake" if event.gm else "stake"
+            return f"{event.conflict}: {who} {event.display}{against}: {event.text}"
+        case ev.CardPlayed():
+            how = " blind from the deck" if event.from_deck else ""
+            return f"{event.conflict} round {event.round}: {event.side} plays a card face down{how}"
+        case ev.BonusPlaced():
+            what = (
+                f"{event.count} story-token(s)"
+                if event.kind == "token"
+                else f"talent-marker ({event.talent})"
+            )
+            return f"{event.conflict} round {event.round}: {event.by} puts {what} on {event.on}"
+        case ev.RoundRevealed():
+            return reveal_line(event)
+        case ev.FateCardDrawn():
+            return f"{event.conflict}: Hand of Fate, {event.side} draws {pretty(event.card)}"
+        case ev.FateResolved():
+            return f"{event.conflict}: the Hand of Fate favours {event.winner} over {event.loser}"
+        case ev.FateChosen():
+            return f"{event.conflict}: {event.side} is {event.outcome}"
+        case ev.VictoryCardGiven():
+            return f"{event.conflict}: {event.giver} gives {pretty(event.card)} to {event.receiver}"
+        case ev.TokenAwarded():
+            return f"{event.giver} awards a story-token to {event.receiver} ({event.source})"
+        case ev.TokenSpent():
+            return f"{event.player} spends a story-token on a {event.purpose} (to {event.to})"
+        case ev.Narrated():
+            final = "final narration" if event.final else "narrates"
+            return f"{event.conflict}: {event.side} {final}: {event.text}"
+        case ev.ConflictClosed():
+            beats = ", ".join(f"{w} beats {lo}" for w, lo in event.beats) or "nobody beats anybody"
+            return f"conflict {event.conflict} closes: {beats}"
+    return type(event).__name__
+
+
+def reveal_line(event: ev.RoundRevealed) -> str:
+    plays = ", ".join(f"{s} {pretty(event.cards[s])}={event.totals[s]}" for s in event.ranking)
+    beats = "; ".join(f"{w} beats {lo}" for w, lo in event.beats)
+    ties = "; ".join(f"{a} ties {b} (Hand of Fate)" for a, b in event.ties)
+    outcome = "; ".join(x for x in (beats, ties) if x) or "no contest"
+    return f"{event.conflict} round {event.round} revealed: {plays}. {outcome}"
+
+
+def conflict_text(state: ImprovState, conflict: Conflict, view: dict[str, Any]) -> list[str]:
+    """The lines of `improv show`: each round's plays, totals and outcome."""
+    lines = [
+        f"conflict {conflict.key} ({conflict.kind}, {conflict.status}, "
+        f"{conflict.planned_rounds} round(s))"
+    ]
+    for side in conflict.sides.values():
+        against = f" vs {side.opposes}" if side.opposes else ""
+        pile = " ".join(pretty(p.card) for p in side.victory)
+        lines.append(
+            f"  {side.display}{' (GM)' if side.gm else ''}{against} [{side.status}]: "
+            f"{side.text}" + (f"  pile: {pile}" if pile else "")
+        )
+    for rnd in view["rounds"]:
+        lines.append(f"round {rnd['round']}{'' if rnd['revealed'] else ' (face down)'}:")
+        for side, play in rnd["plays"].items():
+            card = pretty(play["card"]) if play["card"] else "??"
+            extras = []
+            if play["tokens"]:
+                extras.append(f"+{play['tokens']} token(s)")
+            if play["talent"]:
+                extras.append(f"talent {play['talent']}")
+            total = play["total"] if play["total"] is not None else "?"
+            lines.append(f"    {side:<12} {card:>6} {' '.join(extras):<24} total {total}")
+        if rnd["beats"]:
+            lines.append("    " + "; ".join(f"{w} beats {lo}" for w, lo in rnd["beats"]))
+        if rnd["ties"]:
+            lines.append(
+                "    waiting for the Hand of Fate: "
+                + "; ".join(f"{a} / {b}" for a, b in rnd["ties"])
+            )
+    if view["beats"]:
+        lines.append("outcome: " + "; ".join(f"{w} beats {lo}" for w, lo in view["beats"]))
+    return lines

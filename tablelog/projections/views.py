@@ -1,0 +1,15 @@
+"""Which projection module renders each ruleset's state (the projections' registry)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tablelog.projections.fold import Folded
+
+
+def state_view(folded: Folded, viewer: str | None = None) -> dict[str, Any]:
+    if folded.ruleset.name == "improv":
+        from tablelog.projections import improv
+
+        return improv.state_view(folded.state, folded.seq, viewer)
+    return {"campaign": folded.campaign, "ruleset": folded.ruleset.name, "seq": folded.seq}
