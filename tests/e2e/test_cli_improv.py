@@ -1,0 +1,91 @@
+"""End-to-end: an Improv campaign through the real CLI on a SQLite file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.e2e.transcript import log_json, ok, refused, run
+
+
+def test_demo_writes_the_bar_fight_and_state_shows_its_outcome(tmp_path: Path) -> None:
+    # $ tablelog demo
+    out = ok(run(tmp_path, "demo"))
+    assert "round 3 revealed" in out
+    assert "kit beats riso" in out
+    # $ tablelog state --json
+    state = json.loads(ok(run(tmp_path, "state", "--json")))
+    assert state["campaign"] == "bar-fight"
+    assert state["tokens"] | {"players": None} == {
+        "gm": 8,
+        "pool": 1,
+        "bank": 0,
+        "out_of_play": 1,
+        "table": 0,
+        "players": None,
+    }
+    assert state["tokens"]["players"] == {"bob": 1, "richard": 0, "susan": 1}
+    assert state["talents"]["jason"]["used"] == 2
+    assert state["talents"]["kit"]["by_talent"] == {"brawler": 1}
+    fight = state["conflicts"]["fight"]
+    assert (fight["kind"], fight["status"], fight["round"], fight["rounds"]) == (
+        "extended",
+        "closed",
+        3,
+        3,
+    )
+    assert fight["beats"] == [["kit", "riso"], ["riso", "jason"], ["diana", "goons"]]
+    assert fight["sides"]["kit"]["victory"] == ["JK", "AH", "10S", "JH"]
+    assert fight["sides"]["kit"]["opposes"] == "riso"
+    assert fight["sides"]["riso"]["gm"] is True
+    # $ tablelog improv show fight --json
+    show = json.loads(ok(run(tmp_path, "improv", "show", "fight", "--json")))
+    assert [r["round"] for r in show["rounds"]] == [1, 2, 3]
+    assert show["rounds"][1]["plays"]["kit"] == {
+        "card": "AH",
+        "tokens": 1,
+        "talent": None,
+        "total": 17,
+        "from_deck": False,
+    }
+    assert show["rounds"][0]["winners"] == ["kit", "riso", "goons"]
+    # $ tablelog verify
+    ok(run(tmp_path, "verify"))
+    # $ tablelog log --conflict fight --json
+    fight_events = log_json(tmp_path, "--conflict", "fight")
+    assert fight_events[0]["type"] == "improv.conflict_opened"
+    assert all(e["payload"]["conflict"] == "fight" for e in fight_events)
+
+
+def test_a_simple_conflict_played_command_by_command(tmp_path: Path) -> None:
+    ok(run(tmp_path, "campaign", "create", "amanda", "--ruleset", "improv"))
+    ok(run(tmp_path, "improv", "character", "bob", "Kit", "--talent", "Brawler"))
+    ok(run(tmp_path, "session", "start"))
+    opened = json.loads(ok(run(tmp_path, "improv", "open", "--json")))
+    assert opened == {"conflict": "c1"}
+    ok(run(tmp_path, "improv", "stake", "c1", "amanda", "Amanda keeps the files", "--gm"))
+    ok(run(tmp_path, "improv", "stake", "c1", "Kit", "Kit gets the files", "--opposes", "amanda"))
+    before = log_json(tmp_path)
+    # A player may not play blind from the deck: refused in one sentence, nothing written.
+    line = refused(run(tmp_path, "improv", "play", "c1", "kit", "--from-deck"))
+    assert line.startswith("player-blind: only the GM may play blind")
+    assert refused(run(tmp_path, "improv", "play", "c1", "kit", "11H")).startswith("bad-card:")
+    assert log_json(tmp_path) == before
+    usage = run(tmp_path, "improv", "play", "c1", "amanda", "QC", "--bogus")
+    assert usage.returncode == 2
+    ok(run(tmp_path, "improv", "play", "c1", "kit", "10h"))
+    assert refused(run(tmp_path, "improv", "play", "c1", "kit", "2c")).startswith("second-card:")
+    ok(run(tmp_path, "improv", "play", "c1", "amanda", "Q♣", "--from-deck"))
+    # Bonuses before the reveal; the GM may spend 1 + 1 player = 2 tokens here.
+    line = refused(
+        run(tmp_path, "improv", "bonus", "c1", "--on", "amanda", "--token", "--count", "3")
+    )
+    assert line == (
+        "gm-token-limit: the GM may spend 2 token(s) in conflict c1 (its limit is 2); 3 requested"
+    )
+    out = ok(run(tmp_path, "improv", "reveal", "c1"))
+    assert "amanda beats kit" in out
+    state = json.loads(ok(run(tmp_path, "state", "--json")))
+    assert state["conflicts"]["c1"]["beats"] == [["amanda", "kit"]]
+    ok(run(tmp_path, "improv", "close", "c1"))
+    assert json.loads(ok(run(tmp_path, "state", "--json")))["conflicts"]["c1"]["status"] == "closed"
