@@ -72,8 +72,6 @@ ROUND_3: list[Command] = [
     c.PlaceBonus(conflict=FIGHT, on="Diana", tokens=1),
     c.PlaceBonus(conflict=FIGHT, on="Riso", tokens=2),
     c.Reveal(conflict=FIGHT),
-    c.Award(giver="Richard", receiver="Susan", conflict=FIGHT),
-    c.Award(giver="Susan", receiver="Bob", conflict=FIGHT),
 ]
 
 MAIN_ENDING: list[Command] = [
@@ -107,6 +105,9 @@ MAIN_ENDING: list[Command] = [
         final=True,
         text="Kit tackles Riso: 'You just gunned down a man in front of three agents.'",
     ),
+    # Awards after the last reveal count toward round 3, one per giver.
+    c.Award(giver="Richard", receiver="Susan", conflict=FIGHT),
+    c.Award(giver="Susan", receiver="Bob", conflict=FIGHT),
     c.Close(conflict=FIGHT),
 ]
 
@@ -114,8 +115,9 @@ ALTERNATE_ENDING: list[Command] = [
     c.Narrate(conflict=FIGHT, side="Jason", text="A wood chip blinds Jason; Riso takes aim."),
     c.Give(conflict=FIGHT, giver="Diana", receiver="Jason", card="JH"),
     c.Give(conflict=FIGHT, giver="Kit", receiver="Jason", card="JK"),
+    # Jason rewards Kit; he would reward Diana too, but one award per giver per round.
+    c.Award(giver="Susan", receiver="Bob", conflict=FIGHT),
     c.Close(conflict=FIGHT),
-    c.Award(giver="Susan", receiver="Bob"),
 ]
 
 BAR_FIGHT: list[Command] = SETUP + OPENING + ROUND_1 + ROUND_2 + ROUND_3 + MAIN_ENDING

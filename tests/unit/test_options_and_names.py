@@ -25,6 +25,11 @@ IMPROV_DEFAULTS = {
     "award_source": "pool",
     "talent_uses_per_session": 6,
     "extended_rounds": 3,
+    "gm_limit_simple_base": 1,
+    "gm_limit_extended_base": 2,
+    "gm_limit_extended_per_player": 2,
+    "gm_limit_per_extra_round": 2,
+    "gm_limit_base_rounds": 3,
 }
 
 

@@ -273,11 +273,16 @@ def _unopposed(conflict: Conflict, side: Side) -> bool:
 
 def gm_token_cap(state: ImprovState, conflict: Conflict) -> tuple[int, int]:
     """(the GM's limit for the conflict, what it held at the open): it may spend the lower."""
-    players = len(conflict.participating_players())
+    players, o = len(conflict.participating_players()), state.options
     if conflict.kind == "simple":
-        limit = 1 + players
+        limit = o.gm_limit_simple_base + players
     else:
-        limit = 2 + 2 * players + 2 * max(0, conflict.planned_rounds - 3)
+        extra_rounds = max(0, conflict.planned_rounds - o.gm_limit_base_rounds)
+        limit = (
+            o.gm_limit_extended_base
+            + o.gm_limit_extended_per_player * players
+            + o.gm_limit_per_extra_round * extra_rounds
+        )
     return limit, conflict.gm_tokens_at_open
 
 

@@ -32,3 +32,10 @@ class ImprovOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     award_source: Literal["pool", "giver"] = "pool"
     talent_uses_per_session: Count = 6
     extended_rounds: Positive = 3
+    # The GM's token limit per conflict: simple 1 + P; extended 2 + 2P + 2 per round beyond 3
+    # (P: players whose protagonists take part).
+    gm_limit_simple_base: Count = 1
+    gm_limit_extended_base: Count = 2
+    gm_limit_extended_per_player: Count = 2
+    gm_limit_per_extra_round: Count = 2
+    gm_limit_base_rounds: Positive = 3
