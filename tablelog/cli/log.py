@@ -10,6 +10,7 @@ from tablelog.cli.options import CampaignOption, JsonOption, target
 from tablelog.cli.output import emit_json, emit_line, when
 from tablelog.commands.database import opened, resolve_campaign
 from tablelog.commands.log import parse_head, read_log, verify
+from tablelog.projections.improv_text import describe
 from tablelog.rules.names import campaign_name
 
 EXIT_BROKEN = 3
@@ -38,8 +39,8 @@ def log(
             emit_line(e.to_json_line())
         else:
             typer.echo(
-                f"{e.seq:>5}  {when(e.recorded_at)}  {e.actor:<12} {e.type:<24} "
-                f"{e.hash.hex()[:12]}  {e.payload.decode('utf-8', 'replace')}"
+                f"{e.seq:>5}  {when(e.recorded_at)}  {e.actor:<10} {e.hash.hex()[:12]}  "
+                f"{describe(e.event())}"
             )
 
 

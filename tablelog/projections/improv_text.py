@@ -6,6 +6,7 @@ from typing import Any
 
 from tablelog.events import improv as ev
 from tablelog.events.base import Event
+from tablelog.events.core import CampaignCreated
 from tablelog.rules.improv.cards import pretty
 from tablelog.rules.improv.state import Conflict, ImprovState
 
@@ -71,7 +72,9 @@ def describe(event: Event) -> str:
         case ev.ConflictClosed():
             beats = ", ".join(f"{w} beats {lo}" for w, lo in event.beats) or "nobody beats anybody"
             return f"conflict {event.conflict} closes: {beats}"
-    return type(event).__name__
+        case CampaignCreated():
+            return f"campaign {event.campaign} created ({event.ruleset}, GM {event.gm})"
+    return event.type_name()
 
 
 def reveal_line(event: ev.RoundRevealed) -> str:
