@@ -12,7 +12,7 @@ from typing import Any, assert_never
 from tablelog.events.base import Event
 from tablelog.events.core import CampaignCreated
 from tablelog.rules.improv import commands as c
-from tablelog.rules.improv import conflict, finale, people, reveal
+from tablelog.rules.improv import conflict, fate, finale, people, reveal
 from tablelog.rules.improv.decks import Shuffle
 from tablelog.rules.improv.evolve import ImprovEvent, evolve, initial
 from tablelog.rules.improv.options import ImprovOptions
@@ -63,7 +63,7 @@ def decide(state: ImprovState, command: ImprovCommand, shuffle: Shuffle) -> list
         case c.Reveal():
             return reveal.reveal(state, command, shuffle)
         case c.Fate():
-            return reveal.fate(state, command, shuffle)
+            return fate.fate(state, command)
         case c.Give():
             return finale.give(state, command, shuffle)
         case c.Award():

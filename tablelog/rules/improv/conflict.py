@@ -247,7 +247,7 @@ def place_bonus(state: ImprovState, cmd: PlaceBonus) -> list[Event]:
     missing = [
         s.display
         for s in conflict.sides.values()
-        if s.status == "in" and s.key not in rnd.plays and not _unopposed(conflict, s)
+        if s.status == "in" and s.key not in rnd.plays and not conflict.unopposed(s.key)
     ]
     if missing:
         raise RuleViolation(
@@ -265,10 +265,6 @@ def place_bonus(state: ImprovState, cmd: PlaceBonus) -> list[Event]:
     if cmd.tokens > 0:
         return [_tokens(state, conflict, rnd, on, by, cmd.tokens, cmd.by)]
     return [_talent(state, conflict, rnd, on, by, cmd.talent or "", cmd.assist)]
-
-
-def _unopposed(conflict: Conflict, side: Side) -> bool:
-    return side.gm and not any(p.opposes == side.key for p in conflict.protagonists())
 
 
 def gm_token_cap(state: ImprovState, conflict: Conflict) -> tuple[int, int]:

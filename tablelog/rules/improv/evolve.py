@@ -281,7 +281,7 @@ def evolve(state: ImprovState, event: ImprovEvent) -> ImprovState:
         case TokenAwarded():
             state.ledger.move(event.source, event.receiver, 1)
             if event.conflict is not None and event.round is not None:
-                _round(state.conflicts[event.conflict], event.round).awarders.add(event.giver)
+                state.conflicts[event.conflict].awarders.add((event.round, event.giver))
             else:
                 state.scene_awarders.add((event.scene, event.giver))
         case TokenSpent():

@@ -154,8 +154,7 @@ def award(state: ImprovState, cmd: Award) -> list[Event]:
         conflict = lookup.conflict(state, cmd.conflict)
     if conflict is not None:
         number = conflict.current.number if conflict.current else 1
-        rnd = conflict.rounds[number - 1] if conflict.rounds else None
-        if rnd is not None and giver in rnd.awarders:
+        if (number, giver) in conflict.awarders:
             raise RuleViolation(
                 f"{cmd.giver} already awarded a token in round {number} of conflict "
                 f"{conflict.key}; one award per giver per round",

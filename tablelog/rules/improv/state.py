@@ -133,7 +133,6 @@ class Round:
     beats: list[tuple[str, str]] = field(default_factory=list)
     winners: list[str] = field(default_factory=list)
     fate: Fate = field(default_factory=Fate)
-    awarders: set[str] = field(default_factory=set)
     settled: set[str] = field(default_factory=set)  # sides whose card went to a pile or discard
 
     def tokens_on(self, side: str) -> int:
@@ -159,6 +158,7 @@ class Conflict:
     sides: dict[str, Side] = field(default_factory=dict)
     rounds: list[Round] = field(default_factory=list)
     gm_spent: int = 0
+    awarders: set[tuple[int, str]] = field(default_factory=set)  # (round, giver)
     beats: list[tuple[str, str]] = field(default_factory=list)  # final (extended) or reveal
 
     @property
@@ -189,6 +189,14 @@ class Conflict:
             if (pair[1], pair[0]) not in pairs:
                 pairs.append(pair)
         return pairs
+
+    def unopposed(self, key: str) -> bool:
+        """No side still in the conflict opposes this one: its stake succeeds automatically."""
+        side = self.sides[key]
+        if side.gm:
+            return not any(p.opposes == key and p.status == "in" for p in self.protagonists())
+        opponent = self.opponent_of(key)
+        return opponent is None or self.sides[opponent].status != "in"
 
     def opponent_of(self, side: str) -> str | None:
         """The side a protagonist opposes (or that opposes it, between protagonists)."""
