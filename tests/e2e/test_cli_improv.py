@@ -89,3 +89,28 @@ def test_a_simple_conflict_played_command_by_command(tmp_path: Path) -> None:
     assert state["conflicts"]["c1"]["beats"] == [["amanda", "kit"]]
     ok(run(tmp_path, "improv", "close", "c1"))
     assert json.loads(ok(run(tmp_path, "state", "--json")))["conflicts"]["c1"]["status"] == "closed"
+
+
+def test_a_managed_deck_is_playable_from_the_cli(tmp_path: Path) -> None:
+    ok(run(tmp_path, "campaign", "create", "night", "-r", "improv", "--deck-mode", "managed"))
+    ok(run(tmp_path, "improv", "character", "bob", "Kit"))
+    ok(run(tmp_path, "session", "start"))
+    hand = json.loads(ok(run(tmp_path, "improv", "hand", "bob", "--json")))
+    assert len(hand["cards"]) == 4
+    assert hand["deck"] == 54 - 4
+    gm_hand = json.loads(ok(run(tmp_path, "improv", "hand", "gm", "--json")))
+    assert len(gm_hand["cards"]) == 3 + 1
+    ok(run(tmp_path, "improv", "open"))
+    ok(run(tmp_path, "improv", "stake", "c1", "guard", "The guard raises the alarm", "--gm"))
+    ok(run(tmp_path, "improv", "stake", "c1", "kit", "Kit slips past", "--opposes", "guard"))
+    not_held = next(card for card in ("2C", "3C", "4C", "5C", "6C") if card not in hand["cards"])
+    line = refused(run(tmp_path, "improv", "play", "c1", "kit", not_held))
+    assert line.startswith(f"not-in-hand: {not_held} is not in bob's hand")
+    ok(run(tmp_path, "improv", "play", "c1", "kit", hand["cards"][0]))
+    ok(run(tmp_path, "improv", "play", "c1", "guard", "--from-deck"))
+    ok(run(tmp_path, "improv", "reveal", "c1"))
+    ok(run(tmp_path, "improv", "close", "c1"))
+    refilled = json.loads(ok(run(tmp_path, "improv", "hand", "bob", "--json")))
+    assert len(refilled["cards"]) == 4
+    assert refilled["cards"][:3] == hand["cards"][1:]  # kept, then one drawn to refill
+    ok(run(tmp_path, "verify"))
