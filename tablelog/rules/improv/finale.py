@@ -58,7 +58,7 @@ def give(state: ImprovState, cmd: Give, shuffle: Shuffle) -> list[Event]:
             code="give-once",
         )
     if cmd.random:
-        return [_random_gift(state, conflict, giver, receiver, cmd, shuffle)]
+        return _random_gift(state, conflict, giver, receiver, cmd, shuffle)
     if cmd.card is None:
         raise InvalidInput("name the victory card to give, or --random", code="card-required")
     card = parse_card(cmd.card)
@@ -79,27 +79,38 @@ def give(state: ImprovState, cmd: Give, shuffle: Shuffle) -> list[Event]:
 
 
 def _random_gift(
-    state: ImprovState, conflict: Conflict, giver: Side, receiver: Side, cmd: Give, shuffle: Shuffle
-) -> VictoryCardGiven:
+    state: ImprovState,
+    conflict: Conflict,
+    giver: Side,
+    receiver: Side,
+    cmd: Give,
+    shuffle: Shuffle,
+) -> list[Event]:
+    """A destroyed side with no victory cards gives one card from the top of its deck."""
     if giver.status != "destroyed" or giver.victory or giver.gifts_given:
         raise RuleViolation(
             "only a destroyed side with no victory cards gives a random card from its deck, once",
             code="give-random",
         )
+    events: list[Event] = []
     if state.managed:
         work = DeckWork(state, shuffle)
         card = work.take(state.deck_of(lookup.owner(giver)))
         if card is None:
             raise RuleViolation("the deck is empty; no random card can be given", code="deck-empty")
+        events.extend(work.events)  # a reshuffle the draw needed comes first
     else:
         if cmd.card is None:
             raise InvalidInput(
                 "recorded mode: name the card drawn at the table", code="card-required"
             )
         card = parse_card(cmd.card)
-    return VictoryCardGiven(
-        conflict=conflict.key, giver=giver.key, receiver=receiver.key, card=card, random=True
+    events.append(
+        VictoryCardGiven(
+            conflict=conflict.key, giver=giver.key, receiver=receiver.key, card=card, random=True
+        )
     )
+    return events
 
 
 def narrate(state: ImprovState, cmd: Narrate) -> list[Event]:

@@ -161,6 +161,14 @@ def of_type(events: Sequence[Any], kind: type) -> list[Any]:
     return [e for e in events if isinstance(e, kind)]
 
 
+def sides_draws(drawn: Sequence[FateCardDrawn]) -> dict[str, list[str]]:
+    """Each side's tie-breaker cards, in the order it drew them."""
+    found: dict[str, list[str]] = {}
+    for d in drawn:
+        found.setdefault(d.side, []).append(d.card)
+    return found
+
+
 def without(cards: Sequence[str], *gone: str) -> list[str]:
     rest = list(cards)
     for card in gone:
@@ -280,8 +288,8 @@ def test_a_card_not_in_the_hand_is_refused_and_nothing_is_written(make: Any) -> 
     table.do(c.Close(conflict="c1"))
     simple(table, "c2", sides=["Kit"])
     assert bob[0] not in table.hand("bob")
-    assert table.refused(c.PlayCard(conflict="c2", side="Kit", card=bob[0])).code == ("not-in-hand")
-    assert table.refused(c.PlayCard(conflict="c2", side="riso", card=gm[0])).code == ("not-in-hand")
+    assert table.refused(c.PlayCard(conflict="c2", side="Kit", card=bob[0])).code == "not-in-hand"
+    assert table.refused(c.PlayCard(conflict="c2", side="riso", card=gm[0])).code == "not-in-hand"
     assert (table.hand("bob")[:3], table.hand("sue")) == (bob[1:], sue)
 
 
@@ -389,12 +397,8 @@ def test_an_exact_tie_draws_tie_breakers_from_each_sides_deck_until_they_differ(
     assert revealed.ties == [["kit", "riso"]]
     assert revealed.beats == []
     drawn = of_type(events, FateCardDrawn)
-    assert [(d.side, d.card, d.deck) for d in drawn] == [
-        ("kit", "9S", "players"),
-        ("riso", "9S", "gm"),
-        ("kit", "KD", "players"),
-        ("riso", "2S", "gm"),
-    ]
+    assert sides_draws(drawn) == {"kit": ["9S", "KD"], "riso": ["9S", "2S"]}
+    assert all(d.deck == ("gm" if d.side == "riso" else "players") for d in drawn)
     [resolved] = of_type(events, FateResolved)
     assert (resolved.winner, resolved.loser) == ("kit", "riso")
     assert resolved.draws == [["9S", "9S"], ["KD", "2S"]]
@@ -427,10 +431,9 @@ def test_a_talent_can_make_an_exact_tie_from_the_dealt_hands(make: Any) -> None:
     events = table.do(c.Reveal(conflict="c1"))
     assert events[0].totals == {"kit": 7, "riso": 7}
     assert events[0].ties == [["kit", "riso"]]
-    assert [(d.side, d.card, d.deck) for d in of_type(events, FateCardDrawn)] == [
-        ("kit", "JD", "players"),
-        ("riso", "QC", "gm"),
-    ]
+    drawn = of_type(events, FateCardDrawn)
+    assert sides_draws(drawn) == {"kit": ["JD"], "riso": ["QC"]}
+    assert all(d.deck == ("gm" if d.side == "riso" else "players") for d in drawn)
     [resolved] = of_type(events, FateResolved)
     assert (resolved.winner, resolved.loser) == ("riso", "kit")  # bonuses ignored: Q > J
 
@@ -477,7 +480,7 @@ def test_a_gm_stake_tied_with_two_protagonists_resolves_both_ties(make: Any) -> 
     events = table.do(c.Reveal(conflict="c1"))
     assert events[0].ties == [["kit", "riso"], ["diana", "riso"]]
     drawn = of_type(events, FateCardDrawn)
-    by_side = {side: [d.card for d in drawn if d.side == side] for side in ("kit", "diana", "riso")}
+    by_side = sides_draws(drawn)
     assert by_side["riso"] == ["9S", "3C"]  # one draw per attempt, counting in both pairs
     lucky = "kit" if by_side["kit"] == ["KD"] else "diana"
     unlucky = "diana" if lucky == "kit" else "kit"
@@ -495,6 +498,53 @@ def test_a_gm_stake_tied_with_two_protagonists_resolves_both_ties(make: Any) -> 
         assert census(state, deck) == Counter(full_deck())
     table.do(c.Close(conflict="c1"))
     assert {o: len(h) for o, h in table.state.hands.items()} == {"gm": 5, "bob": 4, "sue": 4}
+
+
+def destroyed_kit(table: Table) -> None:
+    """An extended conflict of 2 rounds in which Kit loses two Hands of Fate: destroyed."""
+    table.do(c.StartSession())
+    table.do(c.OpenConflict(conflict="fight", extended=True, rounds=2))
+    table.do(c.SetStake(conflict="fight", side="riso", text="Riso wins", gm=True))
+    table.do(c.SetStake(conflict="fight", side="Kit", text="Kit wins", opposes="riso"))
+    for card in ("7H", "8H"):
+        table.do(c.PlayCard(conflict="fight", side="Kit", card=card))
+        table.do(c.PlayCard(conflict="fight", side="riso", card=card))
+        events = table.do(c.Reveal(conflict="fight"))
+        assert [(r.winner, r.loser) for r in of_type(events, FateResolved)] == [("riso", "kit")]
+        table.do(c.Fate(conflict="fight", side="Kit", choice="stay"))
+    kit = table.state.conflicts["fight"].sides["kit"]
+    assert (kit.status, kit.victory) == ("destroyed", [])
+
+
+def test_a_destroyed_side_without_victory_cards_gives_its_decks_top_card(make: Any) -> None:
+    # Ties 7H/7H and 8H/8H; Kit's tie-breakers 2C, 3C lose to the GM's AS, AH.
+    table = make(
+        Stacked(["7H", "8H", "4D", "5D", "AS", "AH"], ["7H", "8H", "4C", "5C", "2C", "3C"])
+    )
+    destroyed_kit(table)
+    top = table.draw_pile("players")[0]
+    [given] = table.do(c.Give(conflict="fight", giver="Kit", receiver="riso", random=True))
+    assert (given.card, given.random) == (top, True)
+    state = table.state
+    assert [p.card for p in state.conflicts["fight"].sides["riso"].victory] == ["7H", "8H", top]
+    assert top not in state.decks["players"].draw
+    assert census(state, "players") == Counter(full_deck())
+    table.do(c.Close(conflict="fight"))
+    assert top in table.discards("players")  # back to its own deck, not the GM's
+    for deck in ("gm", "players"):
+        assert census(table.state, deck) == Counter(full_deck())
+
+
+def test_a_random_gift_from_an_empty_deck_records_the_reshuffle(make: Any) -> None:
+    # Bob holds 52 of the players' cards; the two left are Kit's tie-breakers, so the players'
+    # draw pile is empty when the destroyed Kit gives a random card.
+    players_order = ["7H", "8H", *without(full_deck(), "7H", "8H", "2C", "3C"), "2C", "3C"]
+    table = make(Stacked(["7H", "8H", "4D", "5D", "AS", "AH"], players_order), player_hand="52")
+    destroyed_kit(table)
+    assert table.draw_pile("players") == []
+    events = table.do(c.Give(conflict="fight", giver="Kit", receiver="riso", random=True))
+    assert [(e.deck, e.reason) for e in of_type(events, DeckShuffled)] == [("players", "reshuffle")]
+    assert census(table.state, "players") == Counter(full_deck())
 
 
 # --- refills and reshuffles -----------------------------------------------------------------
@@ -636,7 +686,7 @@ def test_per_player_decks_each_player_draws_from_their_own_deck(make: Any) -> No
     table.do(c.PlayCard(conflict="c1", side="Diana", card="AS"))
     table.do(c.PlayCard(conflict="c1", side="riso", card="6H"))
     events = table.do(c.Reveal(conflict="c1"))
-    assert [(d.side, d.card, d.deck) for d in of_type(events, FateCardDrawn)] == [
+    assert sorted((d.side, d.card, d.deck) for d in of_type(events, FateCardDrawn)) == [
         ("kit", "KH", "player:bob"),
         ("riso", "QS", "gm"),
     ]

@@ -7,20 +7,25 @@ and deliberately wrong ones. Properties checked:
 (a) folding the stored log twice from scratch gives the same `state_view`;
 (b) the token ledger's total changes only at SessionStarted (checked event by event), and the
     tokens a session start clears are exactly the ones that were there;
-(c) a refused command changes nothing: the stored log is identical before and after.
+(c) a refused command changes nothing: the stored log is identical before and after;
+(d) managed decks: after every event each deck still holds exactly its 54 cards (draw pile,
+    discards, hands, face-down and pending cards, victory piles of open conflicts).
+
+Each example plays on its own SQLite file in its own temporary directory.
 """
 
 from __future__ import annotations
 
 import random
 import tempfile
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tablelog.commands.campaigns import create_campaign
@@ -31,7 +36,7 @@ from tablelog.projections.fold import fold
 from tablelog.projections.improv import state_view
 from tablelog.rules.improv import commands as c
 from tablelog.rules.improv.cards import full_deck
-from tablelog.rules.improv.state import ImprovState
+from tablelog.rules.improv.state import HOLDERS, ImprovState
 from tablelog.storage import EventStore, open_store
 
 CAMPAIGN = "p"
@@ -39,13 +44,13 @@ PEOPLE = [("Bob", "Kit", ["Brawler"]), ("Sue", "Diana", ["Charm", "Sneak"]), ("A
 STRANGERS = ["Zed", "nobody", "gm"]
 GM_STAKES = ["riso", "goons"]
 CARDS = full_deck()
+FULL_DECK = Counter(CARDS)
 # A few cards drawn often, so equal totals and exact ties (Hand of Fate) come up.
 TIE_PRONE = ["7H", "7H", "7C", "JK", "4H"]
 BAD_CARDS = ["11H", "1S", "ZZ", "", "joker!"]
 
 PROPERTY_SETTINGS = settings(
     max_examples=30,
-    phases=[Phase.explicit, Phase.reuse, Phase.generate],  # DEV
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
@@ -89,13 +94,14 @@ class Run:
 
 
 @contextmanager
-def campaign(options: dict[str, str]) -> Iterator[EventStore]:
+def campaign(options: dict[str, str]) -> Iterator[tuple[EventStore, Path]]:
     """A fresh SQLite file per example (tmp_path is shared by every example of a test)."""
     with tempfile.TemporaryDirectory() as directory:
-        store = open_store(str(Path(directory) / "p.db"), create=True)
+        path = Path(directory) / "p.db"
+        store = open_store(str(path), create=True)
         try:
             create_campaign(store, CAMPAIGN, ruleset="improv", options=options)
-            yield store
+            yield store, path
         finally:
             store.close()
 
@@ -369,18 +375,26 @@ def played(store: EventStore, seed: int, steps: int) -> Run:
 
 
 @PROPERTY_SETTINGS
-@given(options=options_strategy, seed=seeds, steps=steps)
+@given(options=options_strategy, seed=seeds, steps=steps, cuts=st.lists(st.integers(1, 400)))
 def test_folding_the_stored_log_twice_gives_the_same_view(
-    options: dict[str, str], seed: int, steps: int
+    options: dict[str, str], seed: int, steps: int, cuts: list[int]
 ) -> None:
-    with campaign(options) as store:
+    with campaign(options) as (store, path):
         played(store, seed, steps)
         envelopes = store.read(CAMPAIGN)
-        first, second = fold(envelopes), fold(store.read(CAMPAIGN))
+        first = fold(envelopes)
+        again = open_store(str(path))  # from scratch: another engine on the same file
+        try:
+            second = fold(again.read(CAMPAIGN))
+        finally:
+            again.close()
         assert first.seq == second.seq == len(envelopes)
         assert state_view(first.state, first.seq) == state_view(second.state, second.seq)
         assert first.state.hands == second.state.hands
         assert first.state.ledger == second.state.ledger
+        for cut in {min(cut, len(envelopes)) for cut in cuts}:
+            one, two = fold(envelopes, upto=cut), fold(store.read(CAMPAIGN), upto=cut)
+            assert state_view(one.state, cut) == state_view(two.state, cut)
 
 
 @PROPERTY_SETTINGS
@@ -388,7 +402,7 @@ def test_folding_the_stored_log_twice_gives_the_same_view(
 def test_the_ledger_total_changes_only_at_session_start(
     options: dict[str, str], seed: int, steps: int
 ) -> None:
-    with campaign(options) as store:
+    with campaign(options) as (store, _path):
         played(store, seed, steps)
         envelopes = store.read(CAMPAIGN)
         total = fold(envelopes, upto=1).state.ledger.total()
@@ -396,19 +410,66 @@ def test_the_ledger_total_changes_only_at_session_start(
         for envelope in envelopes[1:]:
             ledger = fold(envelopes, upto=envelope.seq).state.ledger
             event = envelope.event()
+            where = (envelope.seq, envelope.type, event)
             if isinstance(event, SessionStarted):
                 # What the reset clears is what was there, less the carried player tokens.
                 carried = sum(event.player_tokens.values())
-                assert sum(event.cleared.values()) + carried == total, (envelope.seq, event)
-                assert ledger.total() == event.gm_tokens + event.pool + carried
+                assert sum(event.cleared.values()) + carried == total, where
+                assert ledger.total() == event.gm_tokens + event.pool + carried, where
             else:
-                assert ledger.total() == total, (envelope.seq, envelope.type, event)
+                assert ledger.total() == total, where
+            holdings = [ledger.held(h) for h in HOLDERS] + list(ledger.players.values())
+            assert min(holdings) >= 0, where
             total = ledger.total()
 
 
 @PROPERTY_SETTINGS
 @given(options=options_strategy, seed=seeds, steps=steps)
 def test_a_refused_command_changes_nothing(options: dict[str, str], seed: int, steps: int) -> None:
-    with campaign(options) as store:
-        run = played(store, seed, steps)  # Run.execute checks every refusal
+    with campaign(options) as (store, _path):
+        run = played(store, seed, steps)  # Run.execute compares the log around every refusal
         assert run.accepted > 0
+
+
+def census(state: ImprovState, deck: str) -> Counter[str]:
+    """Every card that belongs to `deck`, wherever it is now."""
+    found = Counter(state.decks[deck].draw) + Counter(state.decks[deck].discard)
+    for owner, hand in state.hands.items():
+        if state.deck_of(owner) == deck:
+            found.update(hand)
+    for conflict in state.open_conflicts():
+        for side in conflict.sides.values():
+            found.update(p.card for p in side.victory if p.deck == deck)
+        for rnd in conflict.rounds:
+            for key, play in rnd.plays.items():
+                side = conflict.sides[key]
+                owner = "gm" if side.gm else side.player or "gm"
+                if key not in rnd.settled and (play.deck or state.deck_of(owner)) == deck:
+                    found[play.card] += 1
+    return found
+
+
+managed_options = st.fixed_dictionaries(
+    {
+        "deck_mode": st.just("managed"),
+        "player_decks": st.sampled_from(["shared", "per_player"]),
+        "lethal_fate": st.sampled_from(["false", "true"]),
+        # Big hands empty the decks, so reshuffles happen.
+        "gm_hand_base": st.sampled_from(["3", "40"]),
+        "player_hand": st.sampled_from(["4", "12"]),
+    }
+)
+
+
+@PROPERTY_SETTINGS
+@given(options=managed_options, seed=seeds, steps=steps)
+def test_managed_decks_never_gain_or_lose_a_card(
+    options: dict[str, str], seed: int, steps: int
+) -> None:
+    with campaign(options) as (store, _path):
+        played(store, seed, steps)
+        envelopes = store.read(CAMPAIGN)
+        for envelope in envelopes[1:]:
+            state = fold(envelopes, upto=envelope.seq).state
+            for deck in state.decks:
+                assert census(state, deck) == FULL_DECK, (envelope.seq, envelope.type, deck)
