@@ -11,6 +11,7 @@ import secrets
 import uuid
 from typing import Any
 
+from tablelog.commands.log import MAX_SEQ
 from tablelog.errors import RuleViolation
 from tablelog.events.envelope import Envelope, Pending
 from tablelog.projections.fold import Folded, fold
@@ -59,6 +60,6 @@ def execute(
 
 def campaign_state(store: EventStore, campaign: str, *, at: int | None = None) -> Folded:
     """The campaign's state now, or as of seq `at`."""
-    if at is not None and at < 1:
-        raise RuleViolation(f"--at must be a seq of 1 or more; got {at}", code="bad-seq")
+    if at is not None and not 1 <= at <= MAX_SEQ:
+        raise RuleViolation(f"--at must be a seq from 1 to {MAX_SEQ}; got {at}", code="bad-seq")
     return fold(store.read(campaign, upto_seq=at))

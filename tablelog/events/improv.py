@@ -227,6 +227,8 @@ class TokenAwarded(Event, frozen=True, tag="improv.token_awarded"):
     conflict: str | None = None
     round: int | None = None
     scene: int = 0
+    session: int = 0
+    in_scene: bool = True  # False: between scenes (after one ended, before the next)
 
 
 @registered
@@ -263,3 +265,4 @@ class ConflictClosed(Event, frozen=True, tag="improv.conflict_closed"):
     beats: list[list[str]]
     final: list[FinalPair] = []
     token_moves: list[TokenMove] = []
+    abandoned: bool = False  # closed before any card was played: no outcome

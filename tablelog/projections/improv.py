@@ -93,6 +93,17 @@ def show_view(state: ImprovState, conflict: Conflict, viewer: str | None = None)
                 "card": play.card if shown else None,
                 "tokens": rnd.tokens_on(key),
                 "talent": rnd.talent_on(key),
+                "bonuses": [
+                    {
+                        "by": b.by,
+                        "kind": b.kind,
+                        "count": b.count,
+                        "talent": b.talent,
+                        "assist": b.assist,
+                    }
+                    for b in rnd.bonuses
+                    if b.on == key
+                ],
                 "total": total if shown else None,
                 "from_deck": play.from_deck,
             }
@@ -105,6 +116,7 @@ def show_view(state: ImprovState, conflict: Conflict, viewer: str | None = None)
                 "winners": list(rnd.winners),
                 "ties": [list(p) for p in rnd.fate.pending],
                 "fate": [list(r) for r in rnd.fate.results],
+                "choices_due": list(rnd.fate.choices_due),
             }
         )
     summary = conflict_summary(conflict)

@@ -57,9 +57,18 @@ def describe(event: Event) -> str:
         case ev.FateCardDrawn():
             return f"{event.conflict}: Hand of Fate, {event.side} draws {pretty(event.card)}"
         case ev.FateResolved():
-            return f"{event.conflict}: the Hand of Fate favours {event.winner} over {event.loser}"
+            cards = ", ".join(f"{pretty(w)} vs {pretty(lo)}" for w, lo in event.draws)
+            return (
+                f"{event.conflict}: the Hand of Fate favours {event.winner} over "
+                f"{event.loser} ({cards})"
+            )
         case ev.FateChosen():
-            return f"{event.conflict}: {event.side} is {event.outcome}"
+            outcome = {
+                "eliminated": "is eliminated, losing its stakes and victory cards",
+                "stayed": "stays in, seriously harmed",
+                "destroyed": "is destroyed (a second Hand-of-Fate loss)",
+            }[event.outcome]
+            return f"{event.conflict}: {event.side} {outcome}"
         case ev.VictoryCardGiven():
             return f"{event.conflict}: {event.giver} gives {pretty(event.card)} to {event.receiver}"
         case ev.TokenAwarded():
@@ -70,8 +79,10 @@ def describe(event: Event) -> str:
             final = "final narration" if event.final else "narrates"
             return f"{event.conflict}: {event.side} {final}: {event.text}"
         case ev.ConflictClosed():
+            if event.abandoned:
+                return f"conflict {event.conflict} closes before any card was played"
             beats = ", ".join(f"{w} beats {lo}" for w, lo in event.beats) or "nobody beats anybody"
-            return f"conflict {event.conflict} closes: {beats}"
+            return f"conflict {event.conflict} closes: {beats}{_moves(event.token_moves)}"
         case CampaignCreated():
             return f"campaign {event.campaign} created ({event.ruleset}, GM {event.gm})"
     return event.type_name()
@@ -80,9 +91,24 @@ def describe(event: Event) -> str:
 def reveal_line(event: ev.RoundRevealed) -> str:
     plays = ", ".join(f"{s} {pretty(event.cards[s])}={event.totals[s]}" for s in event.ranking)
     beats = "; ".join(f"{w} beats {lo}" for w, lo in event.beats)
-    ties = "; ".join(f"{a} ties {b} (Hand of Fate)" for a, b in event.ties)
+    ties = "; ".join(
+        f"{a} ties {b}: each draws a tie-breaker (Hand of Fate)" for a, b in event.ties
+    )
     outcome = "; ".join(x for x in (beats, ties) if x) or "no contest"
-    return f"{event.conflict} round {event.round} revealed: {plays}. {outcome}"
+    return (
+        f"{event.conflict} round {event.round} revealed: {plays}. {outcome}"
+        f"{_moves(event.token_moves)}"
+    )
+
+
+def _moves(moves: list[ev.TokenMove]) -> str:
+    """Where tokens went, and why: a play-by-post GM should not have to diff the state."""
+    if not moves:
+        return ""
+    places = {"pool": "the pool", "bank": "the bank", "out_of_play": "out of play", "gm": "the GM"}
+    return ". Tokens: " + "; ".join(
+        f"{m.count} to {places.get(m.to, m.to)} ({m.reason})" for m in moves
+    )
 
 
 def conflict_text(state: ImprovState, conflict: Conflict, view: dict[str, Any]) -> list[str]:
@@ -102,11 +128,12 @@ def conflict_text(state: ImprovState, conflict: Conflict, view: dict[str, Any]) 
         lines.append(f"round {rnd['round']}{'' if rnd['revealed'] else ' (face down)'}:")
         for side, play in rnd["plays"].items():
             card = pretty(play["card"]) if play["card"] else "??"
-            extras = []
-            if play["tokens"]:
-                extras.append(f"+{play['tokens']} token(s)")
-            if play["talent"]:
-                extras.append(f"talent {play['talent']}")
+            extras = [
+                f"+{b['count']} token(s) by {b['by']}"
+                if b["kind"] == "token"
+                else f"talent {b['talent']} by {b['by']}"
+                for b in play["bonuses"]
+            ]
             total = play["total"] if play["total"] is not None else "?"
             lines.append(f"    {side:<12} {card:>6} {' '.join(extras):<24} total {total}")
         if rnd["beats"]:
@@ -114,8 +141,10 @@ def conflict_text(state: ImprovState, conflict: Conflict, view: dict[str, Any]) 
         if rnd["ties"]:
             lines.append(
                 "    waiting for the Hand of Fate: "
-                + "; ".join(f"{a} / {b}" for a, b in rnd["ties"])
+                + "; ".join(f"{a} / {b} draw tie-breakers" for a, b in rnd["ties"])
             )
+        if rnd["choices_due"]:
+            lines.append("    to choose --eliminate or --stay: " + ", ".join(rnd["choices_due"]))
     if view["beats"]:
         lines.append("outcome: " + "; ".join(f"{w} beats {lo}" for w, lo in view["beats"]))
     return lines

@@ -25,13 +25,13 @@ def campaign_name(text: str) -> str:
     return name
 
 
-def player_name(text: str) -> str:
+def player_name(text: str, what: str = "player name") -> str:
     # NFC so a decomposed "René" (as some keyboards type it) is the same player as a composed
     # one; casefold so "STRASSE" and "straße" are one name.
     name = unicodedata.normalize("NFC", text.strip()).casefold()
     if not _PLAYER.fullmatch(name):
         raise InvalidInput(
-            f"player name {text!r} is not allowed; use 1 to 40 letters, digits, '.', '_', "
+            f"{what} {text!r} is not allowed; use 1 to 40 letters, digits, '.', '_', "
             "\"'\" or '-', starting with a letter or digit",
             code="bad-name",
         )

@@ -43,7 +43,7 @@ ImprovCommand = (
 def decide(state: ImprovState, command: ImprovCommand, shuffle: Shuffle) -> list[Event]:
     match command:
         case c.CreateCharacter():
-            return people.create_character(state, command)
+            return people.create_character(state, command, shuffle)
         case c.StartSession():
             return people.start_session(state, command, shuffle)
         case c.EndSession():

@@ -44,6 +44,13 @@ def open_conflict(state: ImprovState, cmd: OpenConflict) -> list[Event]:
                 f"an extended conflict has 1 to {MAX_ROUNDS} rounds; got {rounds}",
                 code="bad-rounds",
             )
+        hand = state.options.player_hand
+        if state.managed and rounds > hand:
+            raise RuleViolation(
+                f"with managed decks a player holds {hand} cards and hands are not refilled "
+                f"between rounds, so a conflict may have at most {hand} rounds; {rounds} asked",
+                code="bad-rounds",
+            )
     return [
         ConflictOpened(
             conflict=key,
@@ -61,10 +68,14 @@ def set_stake(state: ImprovState, cmd: SetStake) -> list[Event]:
             f"the first card of conflict {conflict.key} is down; no stake may be set after it",
             code="stakes-closed",
         )
-    key = lookup.key(cmd.side)
+    key = lookup.key(cmd.side, "side name")
     text = lookup.text_of(cmd.text, "a stake")
-    if key in conflict.sides:
-        raise AlreadyExists(f"{cmd.side} already has a stake in conflict {conflict.key}")
+    # Before the first card a side may set its stake again (to fix it, or to name an opponent
+    # staked after it); the newer stake replaces the older.
+    previous = conflict.sides.get(key)
+    if previous is not None and previous.gm != cmd.gm:
+        kind = "a GM stake" if previous.gm else "a protagonist's stake"
+        raise AlreadyExists(f"{cmd.side} already holds {kind} in conflict {conflict.key}")
     if cmd.gm:
         if key in state.characters or key in (GM, state.gm):
             raise RuleViolation(
@@ -105,19 +116,6 @@ def _opponent(conflict: Conflict, key: str, given: str) -> str:
     target = lookup.side(conflict, given)
     if target.key == key:
         raise RuleViolation(f"{given} cannot oppose itself", code="opposes-self")
-    if not target.gm:
-        if target.opposes not in (None, key):
-            raise RuleViolation(
-                f"{target.display} already opposes {target.opposes}; a protagonist opposes "
-                "exactly one side",
-                code="opposes-one",
-            )
-        if any(s.opposes == target.key for s in conflict.protagonists()):
-            raise RuleViolation(
-                f"{target.display} is already opposed by another protagonist; a protagonist "
-                "opposes exactly one side",
-                code="opposes-one",
-            )
     return target.key
 
 
@@ -128,9 +126,11 @@ def _round_to_play(conflict: Conflict) -> int:
     if not rnd.revealed:
         return rnd.number
     if rnd.fate.pending or rnd.fate.choices_due:
+        waiting = [f"{a} and {b} draw tie-breakers (--draw CARD)" for a, b in rnd.fate.pending]
+        waiting += [f"{side} chooses --eliminate or --stay" for side in rnd.fate.choices_due]
         raise RuleViolation(
-            f"round {rnd.number} of conflict {conflict.key} waits for the Hand of Fate "
-            "(`tablelog improv fate`)",
+            f"round {rnd.number} of conflict {conflict.key} waits for the Hand of Fate: "
+            f"{'; '.join(waiting)} (`tablelog improv fate {conflict.key} SIDE ...`)",
             code="fate-pending",
         )
     if rnd.number >= conflict.planned_rounds:
@@ -259,7 +259,7 @@ def place_bonus(state: ImprovState, cmd: PlaceBonus) -> list[Event]:
         raise RuleViolation(f"{on.display} has no card in this round", code="no-card")
     if (cmd.tokens > 0) == (cmd.talent is not None):
         raise InvalidInput("place either story-tokens or one talent-marker", code="bonus-kind")
-    by = lookup.key(cmd.by) if cmd.by is not None else on.key if not on.gm else GM
+    by = lookup.key(cmd.by, "--by name") if cmd.by is not None else on.key if not on.gm else GM
     if by == state.gm:
         by = GM
     if cmd.tokens > 0:

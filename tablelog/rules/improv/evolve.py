@@ -225,6 +225,7 @@ def evolve(state: ImprovState, event: ImprovEvent) -> ImprovState:
             rnd.winners = list(event.winners)
             rnd.fate.pending = [(a, b) for a, b in event.ties]
             _apply_moves(state, event.token_moves)
+            conflict.banked += sum(m.count for m in event.token_moves if m.to == "bank")
             _settle_cards(state, conflict, rnd, event.victory, event.discarded)
             if conflict.kind == "simple":
                 conflict.beats = list(rnd.beats)
@@ -283,7 +284,7 @@ def evolve(state: ImprovState, event: ImprovEvent) -> ImprovState:
             if event.conflict is not None and event.round is not None:
                 state.conflicts[event.conflict].awarders.add((event.round, event.giver))
             else:
-                state.scene_awarders.add((event.scene, event.giver))
+                state.scene_awarders.add((event.session, event.scene, event.in_scene, event.giver))
         case TokenSpent():
             state.ledger.move(event.player, event.to, 1)
         case Narrated():

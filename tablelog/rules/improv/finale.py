@@ -179,8 +179,15 @@ def final_pairs(state: ImprovState, conflict: Conflict) -> list[FinalPair]:
 
 def close(state: ImprovState, cmd: Close, shuffle: Shuffle) -> list[Event]:
     conflict = lookup.conflict(state, cmd.conflict)
+    if not conflict.stakes_closed:
+        # No card is down yet: the conflict simply ends (opened by mistake, stakes to redo).
+        return [ConflictClosed(conflict=conflict.key, beats=[], abandoned=True)]
     if not _rounds_done(conflict):
-        done = conflict.current.number if conflict.current and conflict.current.revealed else 0
+        done = sum(
+            1
+            for r in conflict.rounds
+            if r.revealed and not r.fate.pending and not r.fate.choices_due
+        )
         raise RuleViolation(
             f"conflict {conflict.key} is not finished: {done} of {conflict.planned_rounds} "
             "round(s) revealed and settled",
@@ -196,13 +203,14 @@ def close(state: ImprovState, cmd: Close, shuffle: Shuffle) -> list[Event]:
             if p.winner is not None
         ]
     moves = []
-    if state.ledger.bank:
+    if conflict.banked:
+        # Only this conflict's tokens: another open conflict's stay in the bank until it closes.
         moves.append(
             TokenMove(
                 source="bank",
                 to="gm",
-                count=state.ledger.bank,
-                reason="the bank goes to the GM when a conflict closes",
+                count=conflict.banked,
+                reason=f"conflict {conflict.key}'s banked tokens go to the GM",
             )
         )
     events: list[Event] = [

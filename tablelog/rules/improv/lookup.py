@@ -12,12 +12,20 @@ from tablelog.rules.names import player_name
 MAX_TEXT = 4000
 
 
-def key(text: str) -> str:
-    return player_name(text)
+def key(text: str, what: str = "name") -> str:
+    return player_name(text, what)
 
 
 def text_of(value: str, what: str) -> str:
     stripped = value.strip()
+    try:
+        stripped.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidInput(
+            f"{what} is not valid text (check the terminal's encoding)", code="bad-text"
+        ) from None
+    if any((ord(ch) < 32 and ch not in "\n\t") or ord(ch) == 127 for ch in stripped):
+        raise InvalidInput(f"{what} contains control characters", code="bad-text")
     if not stripped:
         raise InvalidInput(f"{what} must not be empty", code="empty-text")
     if len(stripped) > MAX_TEXT:
@@ -58,7 +66,7 @@ def conflict(state: ImprovState, given: str | None, *, open_only: bool = True) -
 
 
 def side(c: Conflict, given: str) -> Side:
-    found = c.sides.get(key(given))
+    found = c.sides.get(key(given, "side name"))
     if found is None:
         raise NotFound(
             f"conflict {c.key} has no side {given!r}; its sides: {_listing(list(c.sides))}",
@@ -68,7 +76,7 @@ def side(c: Conflict, given: str) -> Side:
 
 
 def player(state: ImprovState, given: str) -> str:
-    name = key(given)
+    name = key(given, "player name")
     if name == GM or name == state.gm:
         return GM
     if name not in state.players:
@@ -80,7 +88,7 @@ def player(state: ImprovState, given: str) -> str:
 
 
 def character(state: ImprovState, given: str) -> Character:
-    found = state.characters.get(key(given))
+    found = state.characters.get(key(given, "character name"))
     if found is None:
         raise NotFound(
             f"there is no character {given!r}; characters: {_listing(list(state.characters))}",
@@ -90,7 +98,7 @@ def character(state: ImprovState, given: str) -> Character:
 
 
 def talent(ch: Character, given: str) -> str:
-    name = key(given)
+    name = key(given, "talent name")
     if name not in ch.talents:
         raise NotFound(
             f"{ch.display} has no talent {given!r}; talents: {_listing(list(ch.talents))}",

@@ -31,8 +31,11 @@ from tablelog.rules.improv.decks import DeckWork, Shuffle
 from tablelog.rules.improv.state import GM, ImprovState
 
 
-def create_character(state: ImprovState, cmd: CreateCharacter) -> list[Event]:
-    player, character = lookup.key(cmd.player), lookup.key(cmd.character)
+def create_character(state: ImprovState, cmd: CreateCharacter, shuffle: Shuffle) -> list[Event]:
+    player, character = (
+        lookup.key(cmd.player, "player name"),
+        lookup.key(cmd.character, "character name"),
+    )
     if player in (GM, state.gm):
         raise RuleViolation(
             "the GM has no protagonist; name the player whose character this is (the GM may "
@@ -49,7 +52,7 @@ def create_character(state: ImprovState, cmd: CreateCharacter) -> list[Event]:
         )
     talents: dict[str, str] = {}
     for talent in cmd.talents:
-        talent_key = lookup.key(talent)
+        talent_key = lookup.key(talent, "talent name")
         if talent_key in talents:
             raise InvalidInput(f"talent {talent!r} is listed twice", code="duplicate-talent")
         talents[talent_key] = talent.strip()
@@ -61,6 +64,14 @@ def create_character(state: ImprovState, cmd: CreateCharacter) -> list[Event]:
             player=player, character=character, display=cmd.character.strip(), talents=talents
         )
     )
+    if state.managed and state.session_open:
+        # Joining mid-session: the new player is dealt a hand like everyone at the start.
+        work = DeckWork(state, shuffle)
+        deck = state.deck_of(player)
+        if deck not in state.decks:
+            work.new_deck(deck, reason="new")
+        work.deal(deck, player, state.options.player_hand, reason="joined")
+        events.extend(work.events)
     return events
 
 
@@ -135,6 +146,7 @@ def end_scene(state: ImprovState, _cmd: EndScene) -> list[Event]:
 
 
 def award(state: ImprovState, cmd: Award) -> list[Event]:
+    lookup.require_session(state)
     giver, receiver = lookup.player(state, cmd.giver), lookup.player(state, cmd.receiver)
     if giver == GM or receiver == GM:
         raise RuleViolation(
@@ -170,12 +182,23 @@ def award(state: ImprovState, cmd: Award) -> list[Event]:
                 scene=state.scene,
             )
         ]
-    if (state.scene, giver) in state.scene_awarders:
+    bucket = (state.session, state.scene, state.scene_open, giver)
+    if bucket in state.scene_awarders:
+        where = "in this scene" if state.scene_open else "since the last scene"
         raise RuleViolation(
-            f"{cmd.giver} already awarded a token in this scene; one award per giver per scene",
+            f"{cmd.giver} already awarded a token {where}; one award per giver per scene",
             code="award-once",
         )
-    return [TokenAwarded(giver=giver, receiver=receiver, source=source, scene=state.scene)]
+    return [
+        TokenAwarded(
+            giver=giver,
+            receiver=receiver,
+            source=source,
+            scene=state.scene,
+            session=state.session,
+            in_scene=state.scene_open,
+        )
+    ]
 
 
 def _spend_one(state: ImprovState, payer: str, given: str, purpose: str) -> None:
@@ -187,6 +210,7 @@ def _spend_one(state: ImprovState, payer: str, given: str, purpose: str) -> None
 
 
 def redraw(state: ImprovState, cmd: Redraw, shuffle: Shuffle) -> list[Event]:
+    lookup.require_session(state)
     payer = lookup.player(state, cmd.player)
     if not cmd.cards:
         raise InvalidInput("name the cards to redraw", code="no-cards")
@@ -213,6 +237,7 @@ def redraw(state: ImprovState, cmd: Redraw, shuffle: Shuffle) -> list[Event]:
 
 
 def bribe(state: ImprovState, cmd: Bribe) -> list[Event]:
+    lookup.require_session(state)
     giver, receiver = lookup.player(state, cmd.giver), lookup.player(state, cmd.receiver)
     if giver == receiver:
         raise RuleViolation(f"{cmd.giver} cannot bribe themself", code="bribe-self")

@@ -158,6 +158,7 @@ class Conflict:
     sides: dict[str, Side] = field(default_factory=dict)
     rounds: list[Round] = field(default_factory=list)
     gm_spent: int = 0
+    banked: int = 0  # tokens this conflict sent to the bank: the GM gets them at its close
     awarders: set[tuple[int, str]] = field(default_factory=set)  # (round, giver)
     beats: list[tuple[str, str]] = field(default_factory=list)  # final (extended) or reveal
 
@@ -195,8 +196,9 @@ class Conflict:
         side = self.sides[key]
         if side.gm:
             return not any(p.opposes == key and p.status == "in" for p in self.protagonists())
-        opponent = self.opponent_of(key)
-        return opponent is None or self.sides[opponent].status != "in"
+        if side.opposes is not None and self.sides[side.opposes].status == "in":
+            return False
+        return not any(p.opposes == key and p.status == "in" for p in self.protagonists())
 
     def opponent_of(self, side: str) -> str | None:
         """The side a protagonist opposes (or that opposes it, between protagonists)."""
@@ -227,7 +229,8 @@ class ImprovState:
     session_players: list[str] = field(default_factory=list)
     scene: int = 0
     scene_open: bool = False
-    scene_awarders: set[tuple[int, str]] = field(default_factory=set)  # (scene, giver)
+    # Awards outside conflicts: one per giver per (session, scene, in a scene or between).
+    scene_awarders: set[tuple[int, int, bool, str]] = field(default_factory=set)
     ledger: Ledger = field(default_factory=Ledger)
     conflicts: dict[str, Conflict] = field(default_factory=dict)
     decks: dict[str, Deck] = field(default_factory=dict)
