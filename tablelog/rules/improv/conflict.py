@@ -244,11 +244,7 @@ def place_bonus(state: ImprovState, cmd: PlaceBonus) -> list[Event]:
             "none waiting",
             code="bonus-timing",
         )
-    missing = [
-        s.display
-        for s in conflict.sides.values()
-        if s.status == "in" and s.key not in rnd.plays and not conflict.unopposed(s.key)
-    ]
+    missing = [s.display for s in conflict.still_to_play(rnd)]
     if missing:
         raise RuleViolation(
             f"bonuses come after every card is down; still to play: {', '.join(missing)}",

@@ -161,6 +161,19 @@ def award(state: ImprovState, cmd: Award) -> list[Event]:
         raise RuleViolation(
             f"{where} empty; an award needs 1 token, 0 available", code="award-empty"
         )
+
+    def award_event(conflict: str | None = None, number: int | None = None) -> TokenAwarded:
+        return TokenAwarded(
+            giver=giver,
+            receiver=receiver,
+            source=source,
+            conflict=conflict,
+            round=number,
+            scene=state.scene,
+            session=state.session,
+            in_scene=state.scene_open,
+        )
+
     conflict = None
     if cmd.conflict is not None or state.open_conflicts():
         conflict = lookup.conflict(state, cmd.conflict)
@@ -172,16 +185,7 @@ def award(state: ImprovState, cmd: Award) -> list[Event]:
                 f"{conflict.key}; one award per giver per round",
                 code="award-once",
             )
-        return [
-            TokenAwarded(
-                giver=giver,
-                receiver=receiver,
-                source=source,
-                conflict=conflict.key,
-                round=number,
-                scene=state.scene,
-            )
-        ]
+        return [award_event(conflict.key, number)]
     bucket = (state.session, state.scene, state.scene_open, giver)
     if bucket in state.scene_awarders:
         where = "in this scene" if state.scene_open else "since the last scene"
@@ -189,16 +193,7 @@ def award(state: ImprovState, cmd: Award) -> list[Event]:
             f"{cmd.giver} already awarded a token {where}; one award per giver per scene",
             code="award-once",
         )
-    return [
-        TokenAwarded(
-            giver=giver,
-            receiver=receiver,
-            source=source,
-            scene=state.scene,
-            session=state.session,
-            in_scene=state.scene_open,
-        )
-    ]
+    return [award_event()]
 
 
 def _spend_one(state: ImprovState, payer: str, given: str, purpose: str) -> None:

@@ -52,11 +52,7 @@ def reveal(state: ImprovState, cmd: Reveal, shuffle: Shuffle) -> list[Event]:
         raise RuleViolation(
             f"conflict {conflict.key} has no face-down round to reveal", code="nothing-to-reveal"
         )
-    waiting = [
-        s.display
-        for s in conflict.sides.values()
-        if s.status == "in" and s.key not in rnd.plays and not conflict.unopposed(s.key)
-    ]
+    waiting = [s.display for s in conflict.still_to_play(rnd)]
     if waiting:
         raise RuleViolation(
             f"not every side has played: {', '.join(waiting)}", code="cards-missing"

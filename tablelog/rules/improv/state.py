@@ -191,6 +191,14 @@ class Conflict:
                 pairs.append(pair)
         return pairs
 
+    def still_to_play(self, rnd: Round) -> list[Side]:
+        """Sides that must play in `rnd` before bonuses and the reveal (unopposed ones need not)."""
+        return [
+            s
+            for s in self.sides.values()
+            if s.status == "in" and s.key not in rnd.plays and not self.unopposed(s.key)
+        ]
+
     def unopposed(self, key: str) -> bool:
         """No side still in the conflict opposes this one: its stake succeeds automatically."""
         side = self.sides[key]
