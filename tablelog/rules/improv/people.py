@@ -178,7 +178,9 @@ def award(state: ImprovState, cmd: Award) -> list[Event]:
     if cmd.conflict is not None or state.open_conflicts():
         conflict = lookup.conflict(state, cmd.conflict)
     if conflict is not None:
-        number = conflict.current.number if conflict.current else 1
+        # Awards follow the narration they reward: they count toward the last revealed round
+        # (round 1 before any reveal), also while the next round's cards are going down.
+        number = max((r.number for r in conflict.rounds if r.revealed), default=1)
         if (number, giver) in conflict.awarders:
             raise RuleViolation(
                 f"{cmd.giver} already awarded a token in round {number} of conflict "

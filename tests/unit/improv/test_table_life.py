@@ -108,3 +108,21 @@ def test_text_with_control_characters_or_broken_encoding_is_refused(new: Tables,
     table.refuse(
         c.SetStake(conflict="c1", side="riso", gm=True, text=text), "bad-text", InvalidInput
     )
+
+
+def test_an_award_counts_toward_the_last_revealed_round(new: Tables) -> None:
+    table = new({"pool_per_player": "3"}).given(
+        SESSION,
+        c.OpenConflict(conflict="f", extended=True, rounds=2),
+        c.SetStake(conflict="f", side="riso", gm=True, text="Riso escapes"),
+        c.SetStake(conflict="f", side="Kit", opposes="riso", text="Kit wins"),
+        c.PlayCard(conflict="f", side="Kit", card="9C"),
+        c.PlayCard(conflict="f", side="riso", card="5C"),
+        c.Reveal(conflict="f"),
+        c.Award(giver="bob", receiver="susan", conflict="f"),  # rewards round 1's narration
+        c.PlayCard(conflict="f", side="Kit", card="9D"),  # round 2's cards going down
+    )
+    error = table.refuse(c.Award(giver="bob", receiver="richard"), "award-once", RuleViolation)
+    assert "round 1" in error.message
+    table.given(c.PlayCard(conflict="f", side="riso", card="2D"), c.Reveal(conflict="f"))
+    table.given(c.Award(giver="bob", receiver="richard"))  # round 2 is now the last revealed
