@@ -41,13 +41,18 @@ def test_demo_writes_the_bar_fight_and_state_shows_its_outcome(tmp_path: Path) -
     # $ tablelog improv show fight --json
     show = json.loads(ok(run(tmp_path, "improv", "show", "fight", "--json")))
     assert [r["round"] for r in show["rounds"]] == [1, 2, 3]
-    assert show["rounds"][1]["plays"]["kit"] == {
+    kit_round_2 = show["rounds"][1]["plays"]["kit"]
+    assert kit_round_2 | {"bonuses": None} == {
         "card": "AH",
         "tokens": 1,
         "talent": None,
         "total": 17,
         "from_deck": False,
+        "bonuses": None,
     }
+    assert kit_round_2["bonuses"] == [
+        {"by": "kit", "kind": "token", "count": 1, "talent": None, "assist": None}
+    ]
     assert show["rounds"][0]["winners"] == ["kit", "riso", "goons"]
     # $ tablelog verify
     ok(run(tmp_path, "verify"))
