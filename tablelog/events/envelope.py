@@ -85,3 +85,44 @@ class _Line(msgspec.Struct, frozen=True, kw_only=True):
 
 
 _LINE_ENCODER = msgspec.json.Encoder()
+
+
+class _RawLine(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    campaign: str
+    seq: int
+    event_id: str
+    type: str
+    schema_version: int
+    actor: str
+    recorded_at: int
+    prev_hash: str
+    hash: str
+    payload: msgspec.Raw  # the payload's bytes exactly as they stand in the line
+
+
+_LINE_DECODER = msgspec.json.Decoder(_RawLine)
+
+
+def envelope_from_line(line: bytes) -> Envelope:
+    """Parse one JSON Lines export line; ValueError with a readable reason otherwise."""
+    try:
+        raw = _LINE_DECODER.decode(line)
+        prev_hash, digest = bytes.fromhex(raw.prev_hash), bytes.fromhex(raw.hash)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise ValueError(str(exc).replace("`", "")) from None
+    except ValueError:
+        raise ValueError("prev_hash and hash must be hexadecimal") from None
+    if len(prev_hash) != 32 or len(digest) != 32:
+        raise ValueError("prev_hash and hash must be 64 hexadecimal digits")
+    return Envelope(
+        campaign=raw.campaign,
+        seq=raw.seq,
+        event_id=raw.event_id,
+        type=raw.type,
+        schema_version=raw.schema_version,
+        actor=raw.actor,
+        recorded_at=raw.recorded_at,
+        payload=bytes(raw.payload),
+        prev_hash=prev_hash,
+        hash=digest,
+    )

@@ -1,0 +1,149 @@
+"""Export to JSON Lines and import from it: a campaign moves between databases intact.
+
+The export holds each event's whole envelope with its payload inline, byte for byte as stored,
+so the chain can be re-checked from the file alone. An import checks every line (shape,
+sequence, chain, hashes, payloads) before it writes anything, and refuses the whole file,
+naming the first bad line, when one does not hold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import msgspec
+
+from tablelog.commands.access import new_token
+from tablelog.errors import AlreadyExists, InvalidInput, StorageError
+from tablelog.events.codec import UndecodableEvent
+from tablelog.events.core import CampaignCreated
+from tablelog.events.envelope import Envelope, Pending, envelope_from_line
+from tablelog.storage import EventStore
+from tablelog.storage.chain import GENESIS, event_hash
+
+MAX_LINE = 1_048_576  # bytes; an event is far smaller (narration is capped at 4,000 characters)
+
+
+class Imported(msgspec.Struct, frozen=True, kw_only=True):
+    campaign: str
+    ruleset: str
+    events: int
+    head_seq: int
+    head_hash: str
+    token: str
+
+
+def export_jsonl(store: EventStore, campaign: str) -> Iterator[bytes]:
+    """The campaign's events as JSON Lines (no trailing newline on each item)."""
+    for envelope in store.read(campaign):
+        yield envelope.to_json_line()
+
+
+def _bad(number: int, reason: str) -> InvalidInput:
+    return InvalidInput(f"line {number}: {reason}; nothing was imported", code="bad-import")
+
+
+def read_export(path: Path) -> dict[str, list[Envelope]]:
+    """Every campaign in the file, checked from its first event to its last."""
+    try:
+        handle = path.open("rb")
+    except OSError as exc:
+        raise InvalidInput(f"cannot read {path}: {exc.strerror}", code="bad-import") from None
+    campaigns: dict[str, list[Envelope]] = {}
+    with handle:
+        for number, line in enumerate(handle, start=1):
+            if len(line) > MAX_LINE:
+                raise _bad(number, f"the line is longer than {MAX_LINE} bytes")
+            if not line.strip():
+                continue
+            try:
+                envelope = envelope_from_line(line.rstrip(b"\r\n"))
+            except ValueError as exc:
+                raise _bad(number, f"not an exported event ({exc})") from None
+            chain = campaigns.setdefault(envelope.campaign, [])
+            _check(number, envelope, chain[-1] if chain else None)
+            chain.append(envelope)
+    if not campaigns:
+        raise InvalidInput(f"{path} holds no events", code="bad-import")
+    return campaigns
+
+
+def _check(number: int, envelope: Envelope, previous: Envelope | None) -> None:
+    expected_seq = 1 if previous is None else previous.seq + 1
+    if envelope.seq != expected_seq:
+        raise _bad(
+            number,
+            f"campaign {envelope.campaign} jumps to seq {envelope.seq}, expected {expected_seq}",
+        )
+    expected_prev = GENESIS if previous is None else previous.hash
+    if envelope.prev_hash != expected_prev:
+        raise _bad(number, f"seq {envelope.seq}: prev_hash is not the hash of the event before")
+    recomputed = event_hash(
+        prev_hash=envelope.prev_hash,
+        campaign=envelope.campaign,
+        seq=envelope.seq,
+        event_id=envelope.event_id,
+        type=envelope.type,
+        schema_version=envelope.schema_version,
+        actor=envelope.actor,
+        recorded_at=envelope.recorded_at,
+        payload=envelope.payload,
+    )
+    if recomputed != envelope.hash:
+        raise _bad(number, f"seq {envelope.seq}: the hash does not match the event's contents")
+    try:
+        event = envelope.event()
+    except UndecodableEvent as exc:
+        raise _bad(number, f"seq {envelope.seq}: the payload cannot be read ({exc})") from None
+    if (envelope.seq == 1) != isinstance(event, CampaignCreated):
+        raise _bad(number, "a campaign must begin with campaign.created, and only once")
+    if isinstance(event, CampaignCreated) and event.campaign != envelope.campaign:
+        raise _bad(
+            number, f"campaign.created names {event.campaign!r}, the line {envelope.campaign!r}"
+        )
+
+
+def import_jsonl(store: EventStore, path: Path) -> list[Imported]:
+    """Check an export, then load it into this database."""
+    return write_import(store, read_export(path))
+
+
+def write_import(store: EventStore, campaigns: dict[str, list[Envelope]]) -> list[Imported]:
+    """Load checked campaigns (from `read_export`); each gets a fresh GM access token."""
+    taken = [name for name in campaigns if store.head(name) is not None]
+    if taken:
+        raise AlreadyExists(
+            f"campaign(s) {', '.join(taken)} already exist in {store.label}; nothing was imported"
+        )
+    imported: list[Imported] = []
+    for name, chain in campaigns.items():
+        created = chain[0].event()
+        assert isinstance(created, CampaignCreated)
+        token, digest = new_token()
+        with store.new_campaign(name, created.ruleset) as tx:
+            result = tx.append([_pending(e) for e in chain])
+            if result.events[-1].hash != chain[-1].hash:  # same inputs must give the same chain
+                raise StorageError(f"campaign {name} did not reproduce its hashes on import")
+            tx.add_access_token(token_hash=digest, player=created.gm, role="gm")
+        imported.append(
+            Imported(
+                campaign=name,
+                ruleset=created.ruleset,
+                events=len(chain),
+                head_seq=chain[-1].seq,
+                head_hash=chain[-1].hash.hex(),
+                token=token,
+            )
+        )
+    return imported
+
+
+def _pending(envelope: Envelope) -> Pending:
+    return Pending(
+        event_id=envelope.event_id,
+        type=envelope.type,
+        schema_version=envelope.schema_version,
+        actor=envelope.actor,
+        payload=envelope.payload,
+        recorded_at=envelope.recorded_at,
+    )
