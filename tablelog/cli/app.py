@@ -77,12 +77,13 @@ def root(
 
 def _register() -> None:
     # Imported here so each module can import `app`-free helpers without cycles.
-    from tablelog.cli import campaign, database, improv, log, table, transfer
+    from tablelog.cli import campaign, database, improv, log, replay, table, transfer
 
     app.add_typer(campaign.app, name="campaign")
     log.register(app)
     table.register(app)
     transfer.register(app)
+    replay.register(app)
     app.add_typer(improv.app, name="improv")
     app.add_typer(database.app, name="db")
 
