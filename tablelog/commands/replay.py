@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from tablelog.events.envelope import Envelope
-from tablelog.projections.fold import Folded, fold
+from tablelog.projections.fold import Folded, fold_steps
 from tablelog.storage import EventStore
 
 
@@ -20,14 +20,7 @@ def replay(
     store: EventStore, campaign: str, *, conflict: str | None = None, upto: int | None = None
 ) -> Iterator[Step]:
     """Yield the state after each event (only `conflict`'s events, when given)."""
-    envelopes = store.read(campaign, upto_seq=upto)
-    if not envelopes:
-        return
-    folded = fold(envelopes[:1])
     wanted = conflict.strip().lower() if conflict else None
-    for index, envelope in enumerate(envelopes):
-        if index:
-            folded.state = folded.ruleset.evolve(folded.state, envelope.event())
-            folded.seq = envelope.seq
-        if wanted is None or envelope.event().conflict_id() == wanted:
+    for envelope, event, folded in fold_steps(store.read(campaign, upto_seq=upto)):
+        if wanted is None or event.conflict_id() == wanted:
             yield Step(envelope, folded)

@@ -19,7 +19,7 @@ from tablelog.events.codec import UndecodableEvent
 from tablelog.events.core import CampaignCreated
 from tablelog.events.envelope import Envelope, Pending, envelope_from_line
 from tablelog.storage import EventStore
-from tablelog.storage.chain import GENESIS, event_hash
+from tablelog.storage.chain import GENESIS, envelope_hash
 
 MAX_LINE = 1_048_576  # bytes; an event is far smaller (narration is capped at 4,000 characters)
 
@@ -78,17 +78,7 @@ def _check(number: int, envelope: Envelope, previous: Envelope | None) -> None:
     expected_prev = GENESIS if previous is None else previous.hash
     if envelope.prev_hash != expected_prev:
         raise _bad(number, f"seq {envelope.seq}: prev_hash is not the hash of the event before")
-    recomputed = event_hash(
-        prev_hash=envelope.prev_hash,
-        campaign=envelope.campaign,
-        seq=envelope.seq,
-        event_id=envelope.event_id,
-        type=envelope.type,
-        schema_version=envelope.schema_version,
-        actor=envelope.actor,
-        recorded_at=envelope.recorded_at,
-        payload=envelope.payload,
-    )
+    recomputed = envelope_hash(envelope)
     if recomputed != envelope.hash:
         raise _bad(number, f"seq {envelope.seq}: the hash does not match the event's contents")
     try:

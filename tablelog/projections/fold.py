@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import takewhile
 from typing import Any
 
 from tablelog.errors import StorageError
+from tablelog.events.base import Event
 from tablelog.events.codec import UndecodableEvent
 from tablelog.events.core import CampaignCreated
 from tablelog.events.envelope import Envelope
@@ -21,12 +23,13 @@ class Folded:
     seq: int
 
 
-def fold(envelopes: Iterable[Envelope], *, upto: int | None = None) -> Folded:
-    """The state after every event (or those with seq <= `upto`), from the first."""
+def fold_steps(envelopes: Iterable[Envelope]) -> Iterator[tuple[Envelope, Event, Folded]]:
+    """The state after each event in turn (the same Folded, moved on: read it before the next).
+
+    `fold` and replays share this one walk, so both read and check the log the same way.
+    """
     folded: Folded | None = None
     for envelope in envelopes:
-        if upto is not None and envelope.seq > upto:
-            break
         try:
             event = envelope.event()
         except UndecodableEvent as exc:
@@ -42,9 +45,18 @@ def fold(envelopes: Iterable[Envelope], *, upto: int | None = None) -> Folded:
                 )
             rules = registry.get(event.ruleset)
             folded = Folded(envelope.campaign, rules, rules.initial(event), envelope.seq)
-            continue
-        folded.state = folded.ruleset.evolve(folded.state, event)
-        folded.seq = envelope.seq
-    if folded is None:
+        else:
+            folded.state = folded.ruleset.evolve(folded.state, event)
+            folded.seq = envelope.seq
+        yield envelope, event, folded
+
+
+def fold(envelopes: Iterable[Envelope], *, upto: int | None = None) -> Folded:
+    """The state after every event (or those with seq <= `upto`), from the first."""
+    kept = takewhile(lambda e: upto is None or e.seq <= upto, envelopes)
+    last: Folded | None = None
+    for _envelope, _event, last in fold_steps(kept):  # noqa: B007 - the last step is the state
+        pass
+    if last is None:
         raise StorageError("the campaign has no events; `tablelog verify` checks the log")
-    return folded
+    return last

@@ -12,6 +12,8 @@ import hashlib
 
 import msgspec
 
+from tablelog.events.envelope import Envelope
+
 GENESIS = bytes(32)
 
 _ENCODER = msgspec.json.Encoder()
@@ -35,3 +37,18 @@ def event_hash(
     digest.update(header)
     digest.update(payload)
     return digest.digest()
+
+
+def envelope_hash(envelope: Envelope) -> bytes:
+    """The hash `envelope` must carry, recomputed from its own fields."""
+    return event_hash(
+        prev_hash=envelope.prev_hash,
+        campaign=envelope.campaign,
+        seq=envelope.seq,
+        event_id=envelope.event_id,
+        type=envelope.type,
+        schema_version=envelope.schema_version,
+        actor=envelope.actor,
+        recorded_at=envelope.recorded_at,
+        payload=envelope.payload,
+    )
