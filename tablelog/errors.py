@@ -80,3 +80,16 @@ class DamagedDatabase(StorageError):
     """The database file itself is corrupt: `verify` reports this as a broken log."""
 
     code = "damaged-database"
+
+
+class Unauthenticated(TablelogError):
+    """The service does not know the access token (or it was revoked): HTTP 401."""
+
+    code = "unknown-token"
+
+
+class Forbidden(TablelogError):
+    """The caller is known but may not do this (another player's character, an observer
+    writing, a player running the GM's part): HTTP 403."""
+
+    code = "forbidden"

@@ -14,8 +14,9 @@ import typer
 from typer.core import TyperGroup
 
 from tablelog import __version__
+from tablelog.cli.options import Root
 from tablelog.commands.database import DEFAULT_TARGET
-from tablelog.errors import TablelogError
+from tablelog.errors import InvalidInput, TablelogError
 
 
 class _Group(TyperGroup):
@@ -63,6 +64,25 @@ def root(
             show_default=False,
         ),
     ] = None,
+    server: Annotated[
+        str | None,
+        typer.Option(
+            "--server",
+            envvar="TABLELOG_SERVER",
+            help="Send every command through this tablelog service (http://host:port) "
+            "instead of opening a database.",
+            show_default=False,
+        ),
+    ] = None,
+    access_token: Annotated[
+        str | None,
+        typer.Option(
+            "--access-token",
+            envvar="TABLELOG_TOKEN",
+            help="Your access token for --server (from `campaign create` or `invite`).",
+            show_default=False,
+        ),
+    ] = None,
     version: Annotated[
         bool,
         typer.Option("--version", callback=_version, is_eager=True, help="Show the version."),
@@ -72,18 +92,38 @@ def root(
 
     Example: `tablelog campaign create bar-fight --ruleset improv`, then `tablelog log`.
     """
-    ctx.obj = db or DEFAULT_TARGET
+    if server is not None and db is not None:
+        raise InvalidInput(
+            "give --db (a database) or --server (a service), not both", code="db-or-server"
+        )
+    ctx.obj = Root(db=db or DEFAULT_TARGET, server=server or None, token=access_token)
 
 
 def _register() -> None:
     # Imported here so each module can import `app`-free helpers without cycles.
-    from tablelog.cli import campaign, database, improv, log, replay, table, transfer
+    from tablelog.cli import (
+        access,
+        audit,
+        campaign,
+        database,
+        improv,
+        log,
+        replay,
+        serve,
+        table,
+        transfer,
+        whatif,
+    )
 
     app.add_typer(campaign.app, name="campaign")
     log.register(app)
     table.register(app)
     transfer.register(app)
     replay.register(app)
+    audit.register(app)
+    whatif.register(app)
+    access.register(app)
+    serve.register(app)
     app.add_typer(improv.app, name="improv")
     app.add_typer(database.app, name="db")
 

@@ -8,9 +8,14 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from tablelog.cli.options import JsonOption, target
-from tablelog.cli.output import emit_json, when
-from tablelog.commands.campaigns import list_campaigns, plan_campaign, start_campaign
+from tablelog.cli.options import JsonOption, remote, target
+from tablelog.cli.output import decoded, emit_json, when
+from tablelog.commands.campaigns import (
+    CampaignSummary,
+    list_campaigns,
+    plan_campaign,
+    start_campaign,
+)
 from tablelog.commands.database import opened
 from tablelog.errors import InvalidInput
 
@@ -59,22 +64,28 @@ def create(
         options["deck_mode"] = deck_mode
     # Refuse bad input before the database file is even created.
     plan = plan_campaign(name, ruleset=ruleset, gm=gm, options=options)
-    with opened(target(ctx), create=True) as store:
-        created = start_campaign(store, plan)
+    client = remote(ctx)
+    if client is not None:
+        body = {"name": name, "ruleset": ruleset, "gm": gm, "options": options}
+        made = client.json("POST", "/campaigns", json=body)
+        where = client.server
+    else:
+        with opened(target(ctx), create=True) as store:
+            created = start_campaign(store, plan)
+        made = {
+            "campaign": created.campaign,
+            "ruleset": created.ruleset,
+            "gm": created.gm,
+            "seq": created.event.seq,
+            "hash": created.event.hash.hex(),
+            "token": created.token,
+        }
+        where = store.label
     if json:
-        emit_json(
-            {
-                "campaign": created.campaign,
-                "ruleset": created.ruleset,
-                "gm": created.gm,
-                "seq": created.event.seq,
-                "hash": created.event.hash.hex(),
-                "token": created.token,
-            }
-        )
+        emit_json(made)
         return
-    typer.echo(f"created campaign {created.campaign} ({created.ruleset}) in {store.label}")
-    typer.echo(f"GM {created.gm}'s access token (shown once, keep it safe): {created.token}")
+    typer.echo(f"created campaign {made['campaign']} ({made['ruleset']}) in {where}")
+    typer.echo(f"GM {made['gm']}'s access token (shown once, keep it safe): {made['token']}")
 
 
 @app.command("list")
@@ -83,8 +94,12 @@ def list_(ctx: typer.Context, json: JsonOption = False) -> None:
 
     Example: `tablelog campaign list --json`
     """
-    with opened(target(ctx)) as store:
-        summaries = list_campaigns(store)
+    client = remote(ctx)
+    if client is not None:
+        summaries = decoded(client.get("/campaigns"), list[CampaignSummary])
+    else:
+        with opened(target(ctx)) as store:
+            summaries = list_campaigns(store)
     if json:
         emit_json(
             [

@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 from typing import Annotated, Literal
+from urllib.parse import quote
 
 import typer
 
-from tablelog.cli.options import CampaignOption, JsonOption, target
-from tablelog.cli.output import emit_json
+from tablelog.cli.options import CampaignOption, JsonOption, no_view_choice, remote, target
+from tablelog.cli.output import decoded, emit_json
 from tablelog.cli.play import run
+from tablelog.commands import improv as reads
 from tablelog.commands.database import opened, resolve_campaign
-from tablelog.commands.table import campaign_state
 from tablelog.errors import InvalidInput
-from tablelog.projections.improv import hand_view, show_view
-from tablelog.projections.improv_text import conflict_text
+from tablelog.http.endpoints import DEFAULT
 from tablelog.rules.improv import commands as c
-from tablelog.rules.improv import lookup
-from tablelog.rules.improv.state import ImprovState
 from tablelog.rules.names import player_name
 
 app = typer.Typer(
@@ -73,8 +71,8 @@ def open_(
     """
     command = c.OpenConflict(conflict=conflict_id, extended=extended, rounds=rounds)
     written = run(ctx, campaign, command, ruleset=IMPROV, echo=not json)
-    if json:
-        emit_json({"conflict": written[0].event().conflict_id()})
+    if json and written:
+        emit_json({"conflict": written[0].conflict})
 
 
 @app.command("stake")
@@ -290,15 +288,6 @@ def close(ctx: typer.Context, conflict: Conflict, campaign: CampaignOption = Non
     run(ctx, campaign, c.Close(conflict=conflict), ruleset=IMPROV)
 
 
-def _improv_state(ctx: typer.Context, campaign: str | None) -> ImprovState:
-    with opened(target(ctx)) as store:
-        name = resolve_campaign(store, campaign)
-        folded = campaign_state(store, name)
-    if not isinstance(folded.state, ImprovState):
-        raise InvalidInput(f"campaign {name} does not play improv", code="wrong-ruleset")
-    return folded.state
-
-
 @app.command("show")
 def show(
     ctx: typer.Context,
@@ -313,13 +302,20 @@ def show(
 
     Example: `tablelog improv show fight --json`
     """
-    state = _improv_state(ctx, campaign)
-    found = lookup.conflict(state, conflict, open_only=False)
-    view = show_view(state, found, player_name(as_player) if as_player else None)
+    viewer = player_name(as_player) if as_player else None
+    client = remote(ctx)
+    if client is not None:
+        no_view_choice(as_player)
+        name = client.campaign(campaign)
+        path = f"/campaigns/{quote(name)}/improv/conflicts/{quote(conflict or DEFAULT, safe='~')}"
+        shown = decoded(client.get(path), reads.Shown)
+    else:
+        with opened(target(ctx)) as store:
+            shown = reads.show(store, resolve_campaign(store, campaign), conflict, viewer)
     if json:
-        emit_json(view)
+        emit_json(shown.view)
         return
-    for line in conflict_text(state, found, view):
+    for line in shown.lines:
         typer.echo(line)
 
 
@@ -334,10 +330,13 @@ def hand(
 
     Example: `tablelog improv hand bob --json`
     """
-    state = _improv_state(ctx, campaign)
-    if not state.managed:
-        raise InvalidInput("hands are tracked only with --deck-mode managed", code="not-managed")
-    view = hand_view(state, lookup.player(state, who))
+    client = remote(ctx)
+    if client is not None:
+        name = client.campaign(campaign)
+        view = client.get(f"/campaigns/{quote(name)}/improv/hands/{quote(who, safe='')}")
+    else:
+        with opened(target(ctx)) as store:
+            view = reads.hand(store, resolve_campaign(store, campaign), who, None)
     if json:
         emit_json(view)
         return

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from typing import Annotated
+from urllib.parse import quote
 
 import typer
 
-from tablelog.cli.options import CampaignOption, JsonOption, target
-from tablelog.cli.output import emit_json, emit_line, when
+from tablelog.cli.options import CampaignOption, JsonOption, remote, target
+from tablelog.cli.output import decoded, emit_json, emit_line, when
+from tablelog.cli.progress import progress_bar
 from tablelog.commands.database import opened, resolve_campaign
-from tablelog.commands.log import parse_head, read_log, verify
-from tablelog.projections.improv_text import describe
+from tablelog.commands.log import Report, parse_head, verify
+from tablelog.commands.reads import LogItem, log_items
 from tablelog.rules.names import campaign_name
 
 EXIT_BROKEN = 3
@@ -31,16 +33,22 @@ def log(
 
     Example: `tablelog log --since 40` or `tablelog log --json | jq .type`
     """
-    with opened(target(ctx)) as store:
-        name = resolve_campaign(store, campaign)
-        envelopes = read_log(store, name, since=since, conflict=conflict)
-    for e in envelopes:
+    client = remote(ctx)
+    if client is not None:
+        name = client.campaign(campaign)
+        got = client.get(f"/campaigns/{quote(name)}/log", since=since, conflict=conflict)
+        items = decoded(got, list[LogItem])
+    else:
+        with opened(target(ctx)) as store:
+            name = resolve_campaign(store, campaign)
+            items = log_items(store, name, since=since, conflict=conflict)
+    for item in items:
         if json:
-            emit_line(e.to_json_line())
+            emit_line(item.line.encode())
         else:
             typer.echo(
-                f"{e.seq:>5}  {when(e.recorded_at)}  {e.actor:<10} {e.hash.hex()[:12]}  "
-                f"{describe(e.event())}"
+                f"{item.seq:>5}  {when(item.recorded_at)}  {item.actor:<10} {item.hash[:12]}  "
+                f"{item.text}"
             )
 
 
@@ -62,9 +70,14 @@ def verify_command(
     """
     expected_head = parse_head(head) if head is not None else None
     name = campaign_name(campaign) if campaign else None
-    # No schema check: verify must also report on a damaged or foreign file, not refuse it.
-    with opened(target(ctx), check_schema=False) as store:
-        report = verify(store, head=expected_head, campaign=name)
+    client = remote(ctx)
+    if client is not None:
+        mine = client.campaign(campaign)
+        report = decoded(client.get(f"/campaigns/{quote(mine)}/verify", head=head), Report)
+    else:
+        # No schema check: verify must also report on a damaged or foreign file.
+        with opened(target(ctx), check_schema=False) as store, progress_bar() as progress:
+            report = verify(store, head=expected_head, campaign=name, progress=progress)
     if json:
         emit_json(report)
     elif report.first_bad is None:

@@ -27,3 +27,8 @@ def when(recorded_at: int) -> str:
     except (ValueError, OverflowError, OSError):
         return f"{recorded_at}us"  # out of the calendar's range: show the stored number
     return stamp.strftime("%Y-%m-%d %H:%M:%SZ")
+
+
+def decoded(value: Any, kind: type[Any]) -> Any:
+    """A JSON value from the service as the struct the local code would have produced."""
+    return msgspec.convert(value, kind)

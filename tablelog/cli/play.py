@@ -4,14 +4,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import msgspec
 import typer
 
-from tablelog.cli.options import target
+from tablelog.cli.options import collecting, remote, target
 from tablelog.commands.database import opened, resolve_campaign
 from tablelog.commands.table import execute
 from tablelog.events.envelope import Envelope
-from tablelog.projections.improv_text import describe
+from tablelog.projections.registry import describe
 from tablelog.rules.common import Command
+
+
+class Appended(msgspec.Struct, frozen=True, kw_only=True):
+    """One appended event as the caller sees it (locally, or from the service)."""
+
+    seq: int
+    text: str
+    conflict: str | None
 
 
 def run(
@@ -21,16 +30,41 @@ def run(
     *,
     ruleset: str | None = None,
     echo: bool = True,
-) -> list[Envelope]:
+) -> list[Appended]:
     """Execute one command on the chosen campaign and print its events (unless `echo` is off)."""
-    with opened(target(ctx)) as store:
-        name = resolve_campaign(store, campaign)
-        written = execute(store, name, command, ruleset=ruleset)
+    collected = collecting.get()
+    if collected is not None:  # a what-if file read for the service: sent, not run, here
+        collected.append(command)
+        return []
+    client = remote(ctx)
+    if client is not None:
+        result = client.command(client.campaign(campaign), command)
+        written = [
+            Appended(seq=e["seq"], text=e["text"], conflict=_conflict(e["line"]))
+            for e in result["events"]
+        ]
+    else:
+        with opened(target(ctx)) as store:
+            name = resolve_campaign(store, campaign)
+            envelopes = execute(store, name, command, ruleset=ruleset)
+        written = appended(envelopes)
     if echo:
         report(written)
     return written
 
 
-def report(written: Sequence[Envelope]) -> None:
-    for envelope in written:
-        typer.echo(f"{envelope.seq:>5}  {describe(envelope.event())}")
+def appended(envelopes: Sequence[Envelope]) -> list[Appended]:
+    events = [(e.seq, e.event()) for e in envelopes]
+    return [Appended(seq=s, text=describe(e), conflict=e.conflict_id()) for s, e in events]
+
+
+def _conflict(line: str) -> str | None:
+    data = msgspec.json.decode(line)
+    payload = data.get("payload") if isinstance(data, dict) else None
+    value = payload.get("conflict") if isinstance(payload, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def report(written: Sequence[Appended]) -> None:
+    for item in written:
+        typer.echo(f"{item.seq:>5}  {item.text}")

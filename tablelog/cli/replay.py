@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
+from contextlib import ExitStack
 from typing import Annotated
+from urllib.parse import quote
 
 import typer
 
-from tablelog.cli.options import CampaignOption, target
+from tablelog.cli.options import CampaignOption, remote, target
+from tablelog.cli.output import decoded
+from tablelog.cli.progress import progress_bar
 from tablelog.commands.database import opened, resolve_campaign
 from tablelog.commands.log import MAX_SEQ
-from tablelog.commands.replay import replay
+from tablelog.commands.reads import ReplayItem, replay_items
 from tablelog.errors import InvalidInput
-from tablelog.projections.improv_text import describe
-from tablelog.projections.views import conflict_lines
+from tablelog.progress import SILENT
 
 
 def replay_command(
@@ -34,23 +38,35 @@ def replay_command(
     if at is not None and not 1 <= at <= MAX_SEQ:
         raise InvalidInput(f"--at must be a seq from 1 to {MAX_SEQ}; got {at}", code="bad-seq")
     interactive = step and sys.stdin.isatty() and sys.stdout.isatty()
-    with opened(target(ctx)) as store:
-        name = resolve_campaign(store, campaign)
-        shown = 0
-        for item in replay(store, name, conflict=conflict, upto=at):
-            shown += 1
-            event = item.envelope.event()
-            typer.echo(f"--- seq {item.envelope.seq}: {describe(event)}")
-            key = event.conflict_id()
-            for line in conflict_lines(item.folded, key) if key else []:
-                typer.echo(line)
-            if interactive and input("[Enter: next, q: stop] ").strip().lower() == "q":
-                break
+    client = remote(ctx)
+    if client is not None:
+        name = client.campaign(campaign)
+        got = client.get(f"/campaigns/{quote(name)}/replay", conflict=conflict, at=at)
+        shown = _show(decoded(got, list[ReplayItem]), interactive)
+    else:
+        with opened(target(ctx)) as store, ExitStack() as stack:
+            name = resolve_campaign(store, campaign)
+            # A bar while stepping would fight the prompt; stepping is its own progress.
+            progress = SILENT if interactive else stack.enter_context(progress_bar())
+            items = replay_items(store, name, conflict=conflict, upto=at, progress=progress)
+            shown = _show(items, interactive)
     if not shown:
         raise InvalidInput(
             f"campaign {name} has no events" + (f" of conflict {conflict}" if conflict else ""),
             code="nothing-to-replay",
         )
+
+
+def _show(items: Iterable[ReplayItem], interactive: bool) -> int:
+    shown = 0
+    for item in items:
+        shown += 1
+        typer.echo(f"--- seq {item.seq}: {item.text}")
+        for line in item.lines:
+            typer.echo(line)
+        if interactive and input("[Enter: next, q: stop] ").strip().lower() == "q":
+            break
+    return shown
 
 
 def register(app: typer.Typer) -> None:

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 from typing import Annotated, Any
+from urllib.parse import quote
 
 import typer
 
-from tablelog.cli.options import CampaignOption, JsonOption, target
+from tablelog.cli.options import CampaignOption, JsonOption, no_view_choice, remote, target
 from tablelog.cli.output import emit_json
 from tablelog.cli.play import run
 from tablelog.commands.database import opened, resolve_campaign
 from tablelog.commands.demo import write_demo
 from tablelog.commands.table import campaign_state
-from tablelog.projections.improv_text import describe
+from tablelog.projections.registry import describe
 from tablelog.projections.views import state_view
 from tablelog.rules.common import EndScene, EndSession, StartScene, StartSession
 from tablelog.rules.names import player_name
@@ -80,18 +81,24 @@ def state(
     Example: `tablelog state --json` or `tablelog state --at 40 --as bob`
     """
     viewer = player_name(as_player) if as_player else None
-    with opened(target(ctx)) as store:
-        name = resolve_campaign(store, campaign)
-        folded = campaign_state(store, name, at=at)
-    view = state_view(folded, viewer)
+    client = remote(ctx)
+    if client is not None:
+        no_view_choice(as_player)
+        name = client.campaign(campaign)
+        view = client.get(f"/campaigns/{quote(name)}/state", at=at)
+    else:
+        with opened(target(ctx)) as store:
+            name = resolve_campaign(store, campaign)
+            folded = campaign_state(store, name, at=at)
+        view = state_view(folded, viewer)
     if json:
         emit_json(view)
         return
-    for line in _state_lines(view):
+    for line in state_lines(view):
         typer.echo(line)
 
 
-def _state_lines(view: dict[str, Any]) -> list[str]:
+def state_lines(view: dict[str, Any]) -> list[str]:
     lines = [f"campaign {view['campaign']} ({view['ruleset']}) at seq {view['seq']}"]
     if "tokens" not in view:
         return lines

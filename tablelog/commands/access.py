@@ -1,11 +1,47 @@
-"""Access tokens for the service: random, shown once, stored only as SHA-256 digests."""
+"""Access tokens for the service: random, shown once, stored only as SHA-256 digests.
+
+A token belongs to one campaign and one person in it, with a role: `gm` runs the campaign,
+`player` acts for its own character, `observer` only reads.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import secrets
+import uuid
+from typing import Literal
+
+import msgspec
+
+from tablelog.errors import Forbidden, InvalidInput, NotFound, Unauthenticated
+from tablelog.events.envelope import Pending
+from tablelog.projections.fold import fold
+from tablelog.rules.common import JoinPlayer
+from tablelog.rules.names import player_name
+from tablelog.storage import EventStore
+from tablelog.storage.access import add_token, find_token, revoke_tokens
 
 TOKEN_BYTES = 32
+ROLES = ("gm", "player", "observer")
+Role = Literal["gm", "player", "observer"]
+
+
+class Caller(msgspec.Struct, frozen=True, kw_only=True):
+    """Who is calling the service, as its token says."""
+
+    campaign: str
+    player: str
+    role: str
+    digest: str  # the token's digest: keys remembered responses per caller
+
+    @property
+    def viewer(self) -> str:
+        """Whose eyes reads are filtered for: the GM's seat, a player, or nobody's cards."""
+        if self.role == "gm":
+            return "gm"
+        if self.role == "observer":
+            return f"observer:{self.player}"  # matches no owner: public information only
+        return self.player
 
 
 def new_token() -> tuple[str, str]:
@@ -16,3 +52,84 @@ def new_token() -> tuple[str, str]:
 
 def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def authenticate(store: EventStore, token: str | None) -> Caller:
+    if not token:
+        raise Unauthenticated(
+            "no access token; send `Authorization: Bearer TOKEN` (the CLI: --access-token or "
+            "TABLELOG_TOKEN)",
+            code="no-token",
+        )
+    digest = token_digest(token.strip())
+    row = find_token(store, digest)
+    if row is None:
+        raise Unauthenticated("the access token is not known to this service")
+    if row.revoked:
+        raise Unauthenticated("the access token was revoked", code="revoked-token")
+    return Caller(campaign=row.campaign, player=row.player, role=row.role, digest=digest)
+
+
+def require_campaign(caller: Caller, campaign: str) -> None:
+    if caller.campaign != campaign:
+        raise Forbidden(
+            f"the access token is for campaign {caller.campaign}, not {campaign}",
+            code="other-campaign",
+        )
+
+
+def _gm_only(caller: Caller | None, doing: str) -> None:
+    if caller is not None and caller.role == "observer":
+        raise Forbidden(f"{caller.player} is an observer and may only read", code="observer")
+    if caller is not None and caller.role != "gm":
+        raise Forbidden(
+            f"only the GM may {doing}; {caller.player} is a {caller.role}", code="gm-only"
+        )
+
+
+def invite(
+    store: EventStore,
+    campaign: str,
+    player: str,
+    role: str = "player",
+    *,
+    caller: Caller | None = None,
+) -> str:
+    """A new token for `player` (created as a player of the campaign if new); shown once."""
+    _gm_only(caller, "invite")
+    if role not in ROLES or (role == "gm" and caller is not None):
+        raise InvalidInput(f"--role is player or observer; got {role!r}", code="bad-role")
+    name = player_name(player, "player name")
+    token, digest = new_token()
+    with store.transaction(campaign) as tx:
+        folded = fold(tx.events())
+        gm_name = getattr(folded.state, "gm", "gm")
+        if role == "gm" and name != gm_name:
+            # The operator, holding the database, may mint a new token for the GM (after
+            # `demo`, or a lost one); the GM's seat cannot be given to someone else.
+            raise InvalidInput(
+                f"the GM of campaign {campaign} is {gm_name}; --role gm is only for them",
+                code="bad-role",
+            )
+        if role == "player":
+            # An observer is not a player of the game: no event, only a token.
+            events = folded.ruleset.decide(folded.state, JoinPlayer(player=player), _no_shuffle)
+            gm = getattr(folded.state, "gm", None)
+            tx.append([Pending.of(e, actor=gm or "gm", event_id=str(uuid.uuid4())) for e in events])
+        add_token(tx.connection, campaign=campaign, digest=digest, player=name, role=role)
+    return token
+
+
+def revoke(store: EventStore, campaign: str, player: str, *, caller: Caller | None = None) -> int:
+    """Revoke every live token of `player`; how many were revoked."""
+    _gm_only(caller, "revoke access")
+    name = player_name(player, "player name")
+    with store.transaction(campaign) as tx:
+        count = revoke_tokens(tx.connection, campaign=campaign, player=name)
+    if count == 0:
+        raise NotFound(f"{player} has no live access token in campaign {campaign}", code="no-token")
+    return count
+
+
+def _no_shuffle(cards: list[str]) -> list[str]:
+    return list(cards)

@@ -35,8 +35,15 @@ class Revision(msgspec.Struct, frozen=True, kw_only=True):
 
 
 @contextmanager
-def opened(target: str, *, create: bool = False, check_schema: bool = True) -> Iterator[EventStore]:
-    """The log at `target` for the length of one command; see `tablelog.storage.open_store`."""
+def opened(
+    target: str | EventStore, *, create: bool = False, check_schema: bool = True
+) -> Iterator[EventStore]:
+    """The log at `target` for the length of one command; see `tablelog.storage.open_store`.
+
+    An already open store (the what-if scratch copy) is used as it is and left open."""
+    if isinstance(target, EventStore):
+        yield target
+        return
     store = open_store(target, create=create, check_schema=check_schema)
     try:
         yield store
@@ -44,14 +51,14 @@ def opened(target: str, *, create: bool = False, check_schema: bool = True) -> I
         store.close()
 
 
-def upgrade(target: str) -> Revision:
+def upgrade(target: str | EventStore) -> Revision:
     """Migrate the database at `target` to this tablelog's newest revision."""
     with opened(target, create=True, check_schema=False) as store:
         reached = _migrate.upgrade(store.engine)
         return Revision(database=store.label, revision=reached, head=HEAD)
 
 
-def current(target: str) -> Revision:
+def current(target: str | EventStore) -> Revision:
     with opened(target, check_schema=False) as store:
         revision = _migrate.current_revision(store.engine)
         return Revision(database=store.label, revision=revision, head=HEAD)

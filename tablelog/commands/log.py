@@ -7,6 +7,7 @@ import re
 from tablelog.errors import InvalidInput
 from tablelog.events.codec import UndecodableEvent
 from tablelog.events.envelope import Envelope
+from tablelog.progress import SILENT, Progress
 from tablelog.storage import EventStore
 from tablelog.storage.verify import Break, Report, verify_log
 
@@ -54,6 +55,10 @@ def parse_head(text: str) -> tuple[int, bytes]:
 
 
 def verify(
-    store: EventStore, *, head: tuple[int, bytes] | None = None, campaign: str | None = None
+    store: EventStore,
+    *,
+    head: tuple[int, bytes] | None = None,
+    campaign: str | None = None,
+    progress: Progress = SILENT,
 ) -> Report:
-    return verify_log(store, head=head, campaign=campaign)
+    return verify_log(store, head=head, campaign=campaign, progress=progress)

@@ -9,14 +9,19 @@ from __future__ import annotations
 
 import secrets
 import uuid
+from collections.abc import Callable
 from typing import Any
 
+import msgspec
+
+from tablelog.commands.access import Caller
 from tablelog.commands.log import MAX_SEQ
 from tablelog.errors import RuleViolation
+from tablelog.events.base import Event
 from tablelog.events.envelope import Envelope, Pending
 from tablelog.projections.fold import Folded, fold
 from tablelog.rules.common import Command
-from tablelog.storage import EventStore
+from tablelog.storage import CampaignTransaction, EventStore
 
 _RANDOM = secrets.SystemRandom()
 
@@ -25,6 +30,20 @@ def secure_shuffle(cards: list[str]) -> list[str]:
     shuffled = list(cards)
     _RANDOM.shuffle(shuffled)
     return shuffled
+
+
+SALT_BYTES = 16
+
+
+def salted(event: Event) -> Event:
+    """The event with random salt when it has fields some callers may not see (Event.hidden)."""
+    if not event.hidden or getattr(event, "salt", None) != "":
+        return event
+    return msgspec.structs.replace(event, salt=secrets.token_hex(SALT_BYTES))
+
+
+OnCommit = Callable[[CampaignTransaction, list[Envelope]], None]
+OnBegin = Callable[[CampaignTransaction], None]
 
 
 def execute(
@@ -36,9 +55,21 @@ def execute(
     actor: str | None = None,
     expected_seq: int | None = None,
     shuffle: Any = secure_shuffle,
+    caller: Caller | None = None,
+    on_begin: OnBegin | None = None,
+    on_commit: OnCommit | None = None,
 ) -> list[Envelope]:
-    """Decide `command` on the campaign's current state and append the events it causes."""
+    """Decide `command` on the campaign's current state and append the events it causes.
+
+    `caller` (through the service) must be allowed to issue the command; its events are then
+    attributed to it. `on_commit` runs inside the same transaction after the append, so what
+    it writes (the service's remembered response) exists exactly when the events do.
+    `on_begin` runs first, with the lock held: it may raise to stop before anything is decided
+    (the service's retried request whose first try has just committed).
+    """
     with store.transaction(campaign) as tx:
+        if on_begin is not None:
+            on_begin(tx)
         folded = fold(tx.events())
         if ruleset is not None and folded.ruleset.name != ruleset:
             raise RuleViolation(
@@ -46,7 +77,10 @@ def execute(
                 "apply to it",
                 code="wrong-ruleset",
             )
-        events = folded.ruleset.decide(folded.state, command, shuffle)
+        if caller is not None:
+            folded.ruleset.authorize(folded.state, command, caller.player, caller.role)
+            actor = actor or caller.player
+        events = [salted(e) for e in folded.ruleset.decide(folded.state, command, shuffle)]
         pending = [
             Pending.of(
                 event,
@@ -55,7 +89,10 @@ def execute(
             )
             for event in events
         ]
-        return tx.append(pending, expected_seq=expected_seq).events
+        written = tx.append(pending, expected_seq=expected_seq).events
+        if on_commit is not None:
+            on_commit(tx, written)
+        return written
 
 
 def campaign_state(store: EventStore, campaign: str, *, at: int | None = None) -> Folded:

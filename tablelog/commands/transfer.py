@@ -18,6 +18,7 @@ from tablelog.errors import AlreadyExists, InvalidInput, StorageError
 from tablelog.events.codec import UndecodableEvent
 from tablelog.events.core import CampaignCreated
 from tablelog.events.envelope import Envelope, Pending, envelope_from_line
+from tablelog.progress import SILENT, Progress
 from tablelog.storage import EventStore
 from tablelog.storage.chain import GENESIS, envelope_hash
 
@@ -33,18 +34,32 @@ class Imported(msgspec.Struct, frozen=True, kw_only=True):
     token: str
 
 
-def export_jsonl(store: EventStore, campaign: str) -> Iterator[bytes]:
+def export_jsonl(
+    store: EventStore, campaign: str, *, progress: Progress = SILENT
+) -> Iterator[bytes]:
     """The campaign's events as JSON Lines (no trailing newline on each item)."""
-    for envelope in store.read(campaign):
+    envelopes = store.read(campaign)
+    progress.start(len(envelopes), "exporting")
+    for envelope in envelopes:
         yield envelope.to_json_line()
+        progress.advance()
 
 
 def _bad(number: int, reason: str) -> InvalidInput:
     return InvalidInput(f"line {number}: {reason}; nothing was imported", code="bad-import")
 
 
-def read_export(path: Path) -> dict[str, list[Envelope]]:
+def _count_lines(path: Path) -> int:
+    try:
+        with path.open("rb") as handle:
+            return sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(1 << 20), b""))
+    except OSError:
+        return 0  # reading it properly below says why
+
+
+def read_export(path: Path, *, progress: Progress = SILENT) -> dict[str, list[Envelope]]:
     """Every campaign in the file, checked from its first event to its last."""
+    progress.start(_count_lines(path), "checking")
     try:
         handle = path.open("rb")
     except OSError as exc:
@@ -52,6 +67,7 @@ def read_export(path: Path) -> dict[str, list[Envelope]]:
     campaigns: dict[str, list[Envelope]] = {}
     with handle:
         for number, line in enumerate(handle, start=1):
+            progress.advance()
             if len(line) > MAX_LINE:
                 raise _bad(number, f"the line is longer than {MAX_LINE} bytes")
             if not line.strip():
@@ -98,7 +114,9 @@ def import_jsonl(store: EventStore, path: Path) -> list[Imported]:
     return write_import(store, read_export(path))
 
 
-def write_import(store: EventStore, campaigns: dict[str, list[Envelope]]) -> list[Imported]:
+def write_import(
+    store: EventStore, campaigns: dict[str, list[Envelope]], *, progress: Progress = SILENT
+) -> list[Imported]:
     """Load checked campaigns (from `read_export`); each gets a fresh GM access token."""
     taken = [name for name in campaigns if store.head(name) is not None]
     if taken:
@@ -106,6 +124,7 @@ def write_import(store: EventStore, campaigns: dict[str, list[Envelope]]) -> lis
             f"campaign(s) {', '.join(taken)} already exist in {store.label}; nothing was imported"
         )
     imported: list[Imported] = []
+    progress.start(sum(len(chain) for chain in campaigns.values()), "importing")
     for name, chain in campaigns.items():
         created = chain[0].event()
         assert isinstance(created, CampaignCreated)
@@ -115,6 +134,7 @@ def write_import(store: EventStore, campaigns: dict[str, list[Envelope]]) -> lis
             if result.events[-1].hash != chain[-1].hash:  # same inputs must give the same chain
                 raise StorageError(f"campaign {name} did not reproduce its hashes on import")
             tx.add_access_token(token_hash=digest, player=created.gm, role="gm")
+        progress.advance(len(chain))
         imported.append(
             Imported(
                 campaign=name,

@@ -16,6 +16,11 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
     """Something that happened at the table. Subclasses pin `tag="ruleset.name"`."""
 
     schema_version: ClassVar[int] = 1
+    # Fields only some callers may see (a face-down card, a hand). An event with any carries a
+    # `salt` field, filled with random bytes when it is appended and hidden with them: the
+    # stored hash then commits to the hidden value without letting anyone guess it from the
+    # hash (54 card codes are quickly tried), and the reveal lets everyone check it.
+    hidden: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
     def type_name(cls) -> str:

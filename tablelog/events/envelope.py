@@ -53,8 +53,28 @@ class Envelope(msgspec.Struct, frozen=True, kw_only=True):
     def event(self) -> Event:
         return decode(self.type, self.schema_version, self.payload)
 
-    def to_json_line(self) -> bytes:
-        """The JSON Lines form: the whole envelope, the payload inline byte for byte."""
+    def to_json_line(self, visible_payload: dict[str, Any] | None = None) -> bytes:
+        """The JSON Lines form: the whole envelope, the payload inline byte for byte.
+
+        With `visible_payload` (what a caller of the service may see of it), that payload
+        stands in place of the stored one and the line says `"redacted": true`: its hash is
+        still the stored event's, so such a line cannot be re-checked, only read."""
+        if visible_payload is not None:
+            return _LINE_ENCODER.encode(
+                _Line(
+                    campaign=self.campaign,
+                    seq=self.seq,
+                    event_id=self.event_id,
+                    type=self.type,
+                    schema_version=self.schema_version,
+                    actor=self.actor,
+                    recorded_at=self.recorded_at,
+                    prev_hash=self.prev_hash.hex(),
+                    hash=self.hash.hex(),
+                    payload=visible_payload,
+                    redacted=True,
+                )
+            )
         return _LINE_ENCODER.encode(
             _Line(
                 campaign=self.campaign,
@@ -71,7 +91,7 @@ class Envelope(msgspec.Struct, frozen=True, kw_only=True):
         )
 
 
-class _Line(msgspec.Struct, frozen=True, kw_only=True):
+class _Line(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     campaign: str
     seq: int
     event_id: str
@@ -82,6 +102,7 @@ class _Line(msgspec.Struct, frozen=True, kw_only=True):
     prev_hash: str
     hash: str
     payload: Any
+    redacted: bool = False
 
 
 _LINE_ENCODER = msgspec.json.Encoder()

@@ -8,7 +8,7 @@ recompute it and compare. Every random fact (a shuffle order, a card drawn) is s
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 import msgspec
 
@@ -83,6 +83,9 @@ class DeckShuffled(Event, frozen=True, tag="improv.deck_shuffled"):
     deck: str
     order: list[str]
     reason: str
+    salt: str = ""  # see Event.hidden
+
+    hidden: ClassVar[tuple[str, ...]] = ("order",)
 
 
 @registered
@@ -93,6 +96,9 @@ class CardsDrawn(Event, frozen=True, tag="improv.cards_drawn"):
     owner: str
     cards: list[str]
     reason: str
+    salt: str = ""  # see Event.hidden
+
+    hidden: ClassVar[tuple[str, ...]] = ("cards",)
 
 
 @registered
@@ -100,6 +106,9 @@ class CardsDiscarded(Event, frozen=True, tag="improv.cards_discarded"):
     owner: str
     cards: list[str]
     reason: str
+    salt: str = ""  # see Event.hidden
+
+    hidden: ClassVar[tuple[str, ...]] = ("cards",)
 
 
 # --- conflicts -----------------------------------------------------------------------------
@@ -134,6 +143,9 @@ class CardPlayed(Event, frozen=True, tag="improv.card_played"):
     card: str
     from_deck: bool = False
     deck: str | None = None  # managed mode: the deck a blind card came from
+    salt: str = ""  # see Event.hidden
+
+    hidden: ClassVar[tuple[str, ...]] = ("card",)
 
 
 @registered
@@ -240,6 +252,9 @@ class TokenSpent(Event, frozen=True, tag="improv.token_spent"):
     purpose: Literal["redraw", "bribe"]
     conflict: str | None = None
     cards: list[str] = []
+    salt: str = ""  # see Event.hidden
+
+    hidden: ClassVar[tuple[str, ...]] = ("cards",)
 
 
 @registered

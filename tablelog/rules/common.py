@@ -23,3 +23,9 @@ class StartScene(Command, frozen=True):
 
 class EndScene(Command, frozen=True):
     pass
+
+
+class JoinPlayer(Command, frozen=True):
+    """A player joins the campaign (an invitation to the service); nothing if already there."""
+
+    player: str

@@ -35,6 +35,9 @@ class Ruleset:
     evolve: Callable[[Any, Event], Any]
     decide: Callable[[Any, Any, Shuffle], list[Event]]
     actor: Callable[[Any, Event], str]
+    # Through the service: refuse (Forbidden) a command the caller (player key, role) may not
+    # issue. Role is gm, player or observer.
+    authorize: Callable[[Any, Any, str, str], None]
 
 
 def get(name: str) -> Ruleset:
@@ -49,3 +52,8 @@ def get(name: str) -> Ruleset:
     if not isinstance(ruleset, Ruleset):
         raise TypeError(f"{module_name}.RULESET is not a Ruleset")
     return ruleset
+
+
+def names() -> list[str]:
+    """Every ruleset tablelog knows."""
+    return list(_MODULES)

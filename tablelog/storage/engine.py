@@ -77,14 +77,14 @@ def build_engine(url: URL) -> Engine:
     try:
         if is_sqlite(url):
             engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
-            _configure_sqlite(engine)
+            configure_sqlite(engine)
             return engine
         return create_engine(url)
     except (ArgumentError, NoSuchModuleError, ImportError) as exc:
         raise StorageError(f"cannot use database {describe(url)}: {exc}") from None
 
 
-def _configure_sqlite(engine: Engine) -> None:
+def configure_sqlite(engine: Engine) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Let SQLAlchemy's `begin` event below emit BEGIN, not the driver.

@@ -74,3 +74,18 @@ access_tokens = Table(
     Column("revoked_at", BigInteger, nullable=True),
     Index(None, "campaign_id", "player"),
 )
+
+# A write through the service with an Idempotency-Key: a retry of the same request by the same
+# caller gets this stored response instead of a second decision (written in the transaction
+# that appends the events, so a response is remembered exactly when its events exist).
+idempotency = Table(
+    "idempotency",
+    metadata,
+    Column("campaign_id", String(64), ForeignKey("campaigns.name"), primary_key=True),
+    Column("caller", String(64), primary_key=True),  # the caller's token hash
+    Column("key", String(200), primary_key=True),
+    Column("request", String(64), nullable=False),  # SHA-256 of method, path and body
+    Column("status", Integer, nullable=False),
+    Column("response", LargeBinary, nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+)

@@ -131,6 +131,11 @@ class CampaignTransaction:
     def head(self) -> CampaignHead:
         return self._head
 
+    @property
+    def connection(self) -> Connection:
+        """The transaction's connection, for rows written with the events (tokens, responses)."""
+        return self._conn
+
     def events(self, after_seq: int = 0) -> Iterator[Envelope]:
         query = (
             select(*_EVENT_COLUMNS)

@@ -20,6 +20,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from tablelog.errors import DamagedDatabase, NotFound
 from tablelog.events.codec import UndecodableEvent, decode
 from tablelog.events.core import CampaignCreated
+from tablelog.progress import SILENT, Progress
 from tablelog.storage.chain import GENESIS, event_hash
 from tablelog.storage.engine import translated
 from tablelog.storage.schema import campaigns, events
@@ -50,17 +51,22 @@ class _Found(Exception):
 
 
 def verify_log(
-    store: EventStore, *, head: tuple[int, bytes] | None = None, campaign: str | None = None
+    store: EventStore,
+    *,
+    head: tuple[int, bytes] | None = None,
+    campaign: str | None = None,
+    progress: Progress = SILENT,
 ) -> Report:
     """Check every campaign (or only `campaign`); with `head`, that the log contains it."""
-    return _Verifier(store).run(head, campaign)
+    return _Verifier(store, progress).run(head, campaign)
 
 
 class _Verifier:
     """Walks the log; remembers where it is so a read failing part way names the spot."""
 
-    def __init__(self, store: EventStore) -> None:
+    def __init__(self, store: EventStore, progress: Progress) -> None:
         self.store = store
+        self.progress = progress
         self.campaigns = 0
         self.events = 0
         self.current: str | None = None
@@ -76,6 +82,8 @@ class _Verifier:
                 if only is not None and not heads:
                     raise NotFound(f"there is no campaign {only!r} in {label}")
                 self._orphans(conn, only)
+                total = sum(r["head_seq"] for r in heads if isinstance(r["head_seq"], int))
+                self.progress.start(total, "verifying")
                 for row in heads:
                     self.campaigns += 1
                     self.current, self.last_good = row["name"], 0
@@ -164,6 +172,7 @@ class _Verifier:
                 prev = _check_row(name, head["ruleset"], dict(row._mapping), expected, prev)
                 self.last_good = expected
                 expected += 1
+                self.progress.advance()
         finally:
             result.close()  # a break stops the walk early: release the cursor
         last = expected - 1

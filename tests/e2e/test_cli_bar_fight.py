@@ -71,8 +71,15 @@ def argv(command: Command) -> list[str]:
 
 
 def essence(events: list[dict[str, object]]) -> list[tuple[object, object, object]]:
-    """What must match between two logs of the same game: seq, type and payload."""
-    return [(e["seq"], e["type"], e["payload"]) for e in events]
+    """What must match between two logs of the same game: seq, type and payload (but the
+    random salt of a hidden field, fresh in every log; it must be there, though)."""
+    kept: list[tuple[object, object, object]] = []
+    for e in events:
+        payload = dict(e["payload"])  # type: ignore[call-overload]
+        if e["type"] == "improv.card_played":
+            assert len(payload.pop("salt")) == 32
+        kept.append((e["seq"], e["type"], payload))
+    return kept
 
 
 def test_the_bar_fight_through_the_cli_equals_the_demo(tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ from tablelog.storage import migrate, open_store
 from tablelog.storage.engine import resolve_url
 from tablelog.storage.schema import metadata
 
-TABLES = {"alembic_version", "access_tokens", "campaigns", "events"}
+TABLES = {"alembic_version", "access_tokens", "campaigns", "events", "idempotency"}
 
 
 def tables(target: str) -> set[str]:
@@ -142,3 +142,34 @@ def test_processes_starting_at_once_on_a_new_file_migrate_it_once(tmp_path: Path
         assert [c.campaign for c in list_campaigns(store)] == [f"c{i}" for i in range(6)]
     finally:
         store.close()
+
+
+def test_a_log_written_at_0001_upgrades_intact(target: str) -> None:
+    """A campaign written before 0002 (the service's remembered responses) keeps every event
+    and verifies after the upgrade; the new table starts empty."""
+    from tablelog.commands.demo import write_demo
+    from tablelog.commands.log import verify
+
+    engine = create_engine(resolve_url(target))
+    try:
+        assert migrate.upgrade(engine, "0001") == "0001"
+    finally:
+        engine.dispose()
+    store = open_store(target, check_schema=False)
+    try:
+        written = write_demo(store, "old")
+    finally:
+        store.close()
+    assert database.upgrade(target).revision == HEAD
+    store = open_store(target)
+    try:
+        assert store.read("old") == written
+        assert verify(store).ok
+    finally:
+        store.close()
+    engine = create_engine(resolve_url(target))
+    try:
+        with engine.connect() as conn:
+            assert conn.execute(text("SELECT count(*) FROM idempotency")).scalar_one() == 0
+    finally:
+        engine.dispose()

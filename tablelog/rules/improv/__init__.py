@@ -11,8 +11,9 @@ from typing import Any, assert_never
 
 from tablelog.events.base import Event
 from tablelog.events.core import CampaignCreated
+from tablelog.rules.common import JoinPlayer
+from tablelog.rules.improv import authority, conflict, fate, finale, people, reveal
 from tablelog.rules.improv import commands as c
-from tablelog.rules.improv import conflict, fate, finale, people, reveal
 from tablelog.rules.improv.decks import Shuffle
 from tablelog.rules.improv.evolve import ImprovEvent, evolve, initial
 from tablelog.rules.improv.options import ImprovOptions
@@ -20,7 +21,8 @@ from tablelog.rules.improv.state import GM, ImprovState
 from tablelog.rules.registry import Ruleset
 
 ImprovCommand = (
-    c.CreateCharacter
+    JoinPlayer
+    | c.CreateCharacter
     | c.StartSession
     | c.EndSession
     | c.StartScene
@@ -42,6 +44,8 @@ ImprovCommand = (
 
 def decide(state: ImprovState, command: ImprovCommand, shuffle: Shuffle) -> list[Event]:
     match command:
+        case JoinPlayer():
+            return people.join(state, command)
         case c.CreateCharacter():
             return people.create_character(state, command, shuffle)
         case c.StartSession():
@@ -113,6 +117,10 @@ def _actor(state: Any, event: Event) -> str:
     return actor(state, event)
 
 
+def _authorize(state: Any, command: Any, player: str, role: str) -> None:
+    authority.authorize(state, command, player, role)
+
+
 RULESET = Ruleset(
     name="improv",
     options_type=ImprovOptions,
@@ -120,6 +128,7 @@ RULESET = Ruleset(
     evolve=_evolve,
     decide=_decide,
     actor=_actor,
+    authorize=_authorize,
 )
 
 __all__ = ["RULESET", "ImprovCommand", "ImprovEvent", "ImprovState", "decide", "evolve"]

@@ -6,7 +6,7 @@ from tablelog.errors import InvalidInput, RuleViolation
 from tablelog.events.base import Event
 from tablelog.events.improv import ConflictClosed, FinalPair, Narrated, TokenMove, VictoryCardGiven
 from tablelog.rules.improv import lookup
-from tablelog.rules.improv.cards import card_key, parse_card
+from tablelog.rules.improv.cards import card_key, parse_card, pretty
 from tablelog.rules.improv.commands import Close, Give, Narrate
 from tablelog.rules.improv.decks import DeckWork, Shuffle
 from tablelog.rules.improv.state import GM, Conflict, ImprovState, Side
@@ -165,8 +165,8 @@ def final_pairs(state: ImprovState, conflict: Conflict) -> list[FinalPair]:
                     winner = a if key_a > key_b else b
                     rule = (
                         f"equal piles of {len(pile_a)}: highest differing card "
-                        f"{card_a if winner == a else card_b} beats "
-                        f"{card_b if winner == a else card_a}"
+                        f"{pretty(card_a if winner == a else card_b)} beats "
+                        f"{pretty(card_b if winner == a else card_a)}"
                     )
                     break
         pairs.append(

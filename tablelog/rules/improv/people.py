@@ -15,6 +15,7 @@ from tablelog.events.improv import (
     TokenAwarded,
     TokenSpent,
 )
+from tablelog.rules.common import JoinPlayer
 from tablelog.rules.improv import lookup
 from tablelog.rules.improv.cards import parse_card
 from tablelog.rules.improv.commands import (
@@ -73,6 +74,16 @@ def create_character(state: ImprovState, cmd: CreateCharacter, shuffle: Shuffle)
         work.deal(deck, player, state.options.player_hand, reason="joined")
         events.extend(work.events)
     return events
+
+
+def join(state: ImprovState, cmd: JoinPlayer) -> list[Event]:
+    """A player invited to the service joins (no event when already a player)."""
+    player = lookup.key(cmd.player, "player name")
+    if player in (GM, state.gm):
+        raise RuleViolation("the GM is already part of the campaign", code="gm-player")
+    if player in state.players:
+        return []
+    return [PlayerJoined(player=player, display=cmd.player.strip())]
 
 
 def start_session(state: ImprovState, _cmd: StartSession, shuffle: Shuffle) -> list[Event]:

@@ -14,7 +14,14 @@ from tablelog.events.improv import (
     TokenMove,
 )
 from tablelog.rules.improv import lookup
-from tablelog.rules.improv.cards import Outcome, card_key, colours_match, compare, value
+from tablelog.rules.improv.cards import (
+    Outcome,
+    card_key,
+    colours_match,
+    compare,
+    pretty,
+    value,
+)
 from tablelog.rules.improv.commands import Reveal
 from tablelog.rules.improv.decks import Shuffle
 from tablelog.rules.improv.fate import draw_managed, settle
@@ -33,14 +40,14 @@ def rule_text(
     a: str, b: str, ta: int, tb: int, card_a: str, card_b: str, outcome: Outcome, suit_order: str
 ) -> str:
     if outcome is Outcome.EXACT_TIE:
-        return f"exact tie at {ta} ({card_a} vs {card_b}): the Hand of Fate decides"
+        return f"exact tie at {ta} ({pretty(card_a)} vs {pretty(card_b)}): the Hand of Fate decides"
     if ta != tb:
         high, low = (ta, tb) if ta > tb else (tb, ta)
         return f"higher total wins: {high} beats {low}"
     winner_card = card_a if outcome is Outcome.FIRST else card_b
     loser_card = card_b if outcome is Outcome.FIRST else card_a
     return (
-        f"equal totals {ta}: {winner_card} beats {loser_card} on suit "
+        f"equal totals {ta}: {pretty(winner_card)} beats {pretty(loser_card)} on suit "
         f"(order {suit_order}, a Joker above every suit)"
     )
 
@@ -170,11 +177,16 @@ def _token_moves(
         elif opponent not in cards:
             to, why = "out_of_play", f"{bonus.by}'s opponent {opponent} has no card"
         elif colours_match(own, cards[opponent]):
-            to, why = "bank", f"{bonus.by}'s {own} matches {opponent}'s {cards[opponent]} in colour"
+            to, why = (
+                "bank",
+                f"{bonus.by}'s {pretty(own)} matches {opponent}'s {pretty(cards[opponent])} "
+                "in colour",
+            )
         else:
             to, why = (
                 "out_of_play",
-                (f"{bonus.by}'s {own} does not match {opponent}'s {cards[opponent]} in colour"),
+                f"{bonus.by}'s {pretty(own)} does not match {opponent}'s "
+                f"{pretty(cards[opponent])} in colour",
             )
         moves.append(TokenMove(source="table", to=to, count=bonus.count, reason=why))
     return moves

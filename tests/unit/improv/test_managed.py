@@ -31,12 +31,13 @@ from tablelog.events.improv import (
     TokenSpent,
 )
 from tablelog.projections.fold import fold
-from tablelog.projections.improv import hand_view, state_view
+from tablelog.projections.improv.views import hand_view, state_view
 from tablelog.rules.improv import commands as c
 from tablelog.rules.improv import decks as deck_module
 from tablelog.rules.improv.cards import full_deck
 from tablelog.rules.improv.state import ImprovState
 from tablelog.storage import EventStore, open_store
+from tests.unit.improv.table import unsalted
 
 CAMPAIGN = "t"
 
@@ -76,9 +77,9 @@ class Table:
         )
 
     def do(self, command: c.Command) -> list[Any]:
-        """Execute; the events it appended, decoded."""
+        """Execute; the events it appended, decoded (random salts cleared, see `unsalted`)."""
         envelopes = execute(self.store, CAMPAIGN, command, ruleset="improv", shuffle=self.shuffle)
-        return [e.event() for e in envelopes]
+        return [unsalted(e.event()) for e in envelopes]
 
     def refused(self, command: c.Command) -> TablelogError:
         before = self.log()
@@ -199,7 +200,7 @@ def test_session_start_shuffles_and_deals_full_hands_from_the_stored_orders(
         assert Counter(s.order) == Counter(full_deck())
     orders = {s.deck: s.order for s in shuffled}
     # The stored orders are what the log holds, byte for byte, and what the deck became.
-    stored = [e for e in table.events() if isinstance(e, DeckShuffled)]
+    stored = [unsalted(e) for e in table.events() if isinstance(e, DeckShuffled)]
     assert stored == shuffled
     state = table.state
     gm_size = 3 + players
@@ -760,3 +761,27 @@ def test_a_replay_after_reopening_gives_the_same_hands_and_never_shuffles(
         assert state_view(state, seq) == live_view
     # Bob played in the open extended round (no refill yet); Sue was refilled at c1's close.
     assert {o: len(h) for o, h in replayed.hands.items()} == {"gm": 4, "bob": 3, "sue": 4}
+
+
+def test_hidden_fields_are_salted_and_the_salt_is_hidden_with_them(make: Any) -> None:
+    """A face-down card's hash must not give the card away: 54 codes are quickly tried, so
+    the event carries random salt, which the service hides along with the card."""
+    from tablelog.projections.fold import fold
+    from tablelog.projections.improv.visibility import redact
+
+    table = make(players=2)
+    table.do(c.StartSession())
+    simple(table, sides=["Kit", "Diana"])
+    card = table.hand("bob")[0]
+    table.do(c.PlayCard(conflict="c1", side="kit", card=card))
+    stored = [e.event() for e in table.store.read(CAMPAIGN)]
+    salts = [getattr(e, "salt", None) for e in stored if e.hidden]
+    assert salts
+    assert all(isinstance(s, str) and len(s) == 32 for s in salts)
+    assert len(set(salts)) == len(salts)  # fresh for every event
+    played = [e for e in stored if isinstance(e, CardPlayed)][-1]
+    state = fold(table.store.read(CAMPAIGN)).state
+    shown = redact(played, "sue", state)
+    assert shown is not None
+    assert (shown["card"], shown["salt"]) == (None, None)
+    assert redact(played, "bob", state) is None  # its owner sees it all

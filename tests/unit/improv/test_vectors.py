@@ -226,7 +226,7 @@ def test_bar_fight_main_ending(new: Tables) -> None:
     assert r2.victory == {"kit": "AH", "riso": "AC", "diana": "JH"}
     assert sorted(moves(r2)) == [("table", "out_of_play", 1), ("table", "pool", 1)]
     kit_token = next(m for m in r2.token_moves if m.to == "out_of_play")
-    assert kit_token.reason.startswith("kit's AH does not match riso's AC")
+    assert kit_token.reason.startswith("kit's A♥ does not match riso's A♣")
     kit_award = only(r2_events, TokenAwarded)  # Kit awards Diana 1 token
     assert (kit_award.giver, kit_award.receiver, kit_award.round) == ("bob", "richard", 2)
 

@@ -1,0 +1,42 @@
+"""`tablelog serve`: the play-by-post service."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from tablelog.cli.options import target
+from tablelog.storage import open_store
+
+
+def serve(
+    ctx: typer.Context,
+    host: Annotated[str, typer.Option("--host", help="The address to listen on.")] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option("--port", help="The port to listen on.", min=0, max=65535)
+    ] = 8000,
+) -> None:
+    """Run the HTTP service over the chosen database (SQLite file or PostgreSQL URL).
+
+    Players then use the CLI with `--server http://HOST:PORT --access-token TOKEN`; the
+    OpenAPI document is at /schema/openapi.json. Stop it with Ctrl-C.
+
+    Example: `tablelog --db tablelog.db serve --port 8000`
+    """
+    import uvicorn
+
+    from tablelog.http.app import create_app
+
+    location = target(ctx)
+    assert isinstance(location, str)
+    store = open_store(location, create=True)  # refuse a bad database before listening
+    try:
+        typer.echo(f"tablelog service on http://{host}:{port} over {store.label}", err=True)
+        uvicorn.run(create_app(store), host=host, port=port, log_level="warning")
+    finally:
+        store.close()
+
+
+def register(app: typer.Typer) -> None:
+    app.command("serve")(serve)

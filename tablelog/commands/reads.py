@@ -1,0 +1,93 @@
+"""Reads of a campaign as one viewer may see them: the log, a replay, a hand's owner only.
+
+`viewer` None is the local operator (everything); a player key, `gm` or an observer sees what
+the ruleset's `redact` and views leave: no face-down card but its own, no other hand, no deck
+order. The local CLI and the service render the same items.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import msgspec
+
+from tablelog.commands.log import MAX_SEQ, read_log
+from tablelog.errors import InvalidInput
+from tablelog.progress import SILENT, Progress
+from tablelog.projections.fold import decoded, fold, fold_steps
+from tablelog.projections.registry import describe, views_for
+from tablelog.projections.views import conflict_lines
+from tablelog.storage import EventStore
+
+
+class LogItem(msgspec.Struct, frozen=True, kw_only=True):
+    seq: int
+    recorded_at: int
+    actor: str
+    hash: str
+    text: str
+    line: str  # the JSON line (`log --json`), redacted for the viewer where it must be
+
+
+class ReplayItem(msgspec.Struct, frozen=True, kw_only=True):
+    seq: int
+    text: str
+    lines: list[str]  # the conflict's table after this event, as the viewer sees it
+
+
+def log_items(
+    store: EventStore,
+    campaign: str,
+    *,
+    since: int = 0,
+    conflict: str | None = None,
+    viewer: str | None = None,
+) -> list[LogItem]:
+    envelopes = read_log(store, campaign, since=since, conflict=conflict)
+    redact = None
+    state = None
+    if viewer is not None:
+        folded = fold(store.read(campaign))
+        redact, state = views_for(folded.ruleset.name).redact, folded.state
+    items: list[LogItem] = []
+    for e in envelopes:
+        event = decoded(e)
+        shown = redact(event, viewer, state) if redact is not None and viewer else None
+        items.append(
+            LogItem(
+                seq=e.seq,
+                recorded_at=e.recorded_at,
+                actor=e.actor,
+                hash=e.hash.hex(),
+                text=describe(event),
+                line=e.to_json_line(shown).decode(),
+            )
+        )
+    return items
+
+
+def replay_items(
+    store: EventStore,
+    campaign: str,
+    *,
+    conflict: str | None = None,
+    upto: int | None = None,
+    viewer: str | None = None,
+    progress: Progress = SILENT,
+) -> Iterator[ReplayItem]:
+    """The table after each event (only `conflict`'s events, when given)."""
+    if upto is not None and not 1 <= upto <= MAX_SEQ:
+        raise InvalidInput(f"--at must be a seq from 1 to {MAX_SEQ}; got {upto}", code="bad-seq")
+    wanted = conflict.strip().lower() if conflict else None
+    envelopes = store.read(campaign, upto_seq=upto)
+    progress.start(len(envelopes), "replaying")
+    for envelope, event, folded in fold_steps(envelopes):
+        progress.advance()
+        key = event.conflict_id()
+        if wanted is not None and key != wanted:
+            continue
+        yield ReplayItem(
+            seq=envelope.seq,
+            text=describe(event),
+            lines=conflict_lines(folded, key, viewer) if key else [],
+        )

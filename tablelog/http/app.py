@@ -1,0 +1,52 @@
+"""The Litestar application: the same command and projection layers as the CLI, over HTTP.
+
+No rule lives here: handlers parse, call one application function, and answer; the rules
+decide and authorize inside `execute`. Blocking database work runs in worker threads.
+"""
+
+from __future__ import annotations
+
+from litestar import Litestar
+from litestar.datastructures import State
+from litestar.exceptions import HTTPException, ValidationException
+from litestar.openapi import OpenAPIConfig
+
+from tablelog import __version__
+from tablelog.errors import TablelogError
+from tablelog.http import errors, improv, reads, stream
+from tablelog.http.commands import command_routes
+from tablelog.storage import EventStore, open_store
+
+
+def create_app(target: str | EventStore) -> Litestar:
+    """The service over the log at `target` (a path or URL, opened at start-up, or a store)."""
+    state = State({"store": target if isinstance(target, EventStore) else None})
+
+    def start() -> None:
+        if state.store is None:
+            state.store = open_store(str(target), create=True)
+
+    def stop() -> None:
+        if not isinstance(target, EventStore) and state.store is not None:
+            state.store.close()
+
+    return Litestar(
+        route_handlers=[*reads.ROUTES, *improv.ROUTES, *stream.ROUTES, *command_routes()],
+        state=state,
+        on_startup=[start],
+        on_shutdown=[stop],
+        exception_handlers={
+            TablelogError: errors.domain_error,
+            ValidationException: errors.invalid_body,
+            HTTPException: errors.http_error,
+            Exception: errors.internal_error,
+        },
+        openapi_config=OpenAPIConfig(
+            title="tablelog",
+            version=__version__,
+            description="The play-by-post service: every command and read of the CLI, with the "
+            "caller's access token as `Authorization: Bearer TOKEN`.",
+            path="/schema",
+        ),
+        debug=False,
+    )

@@ -1,0 +1,221 @@
+"""One POST endpoint per command (from the endpoint tables), built once at start-up.
+
+Each handler: the caller from its token, the command from path and body, `execute` (the rules
+decide and authorize, inside the campaign's lock), then the events as the caller may see them.
+`If-Match: SEQ` makes the write conditional on the head; `Idempotency-Key` makes a retry
+return the first response. This module has no `from __future__ import annotations`: handler
+signatures are built at run time from real types.
+"""
+
+import hashlib
+import inspect
+from typing import Any
+
+import msgspec
+from litestar import Request, Response, post
+from litestar.handlers import HTTPRouteHandler
+from litestar.params import FromPath, HeaderParameter, JSONBody
+
+from tablelog.commands.access import Caller
+from tablelog.commands.reads import log_items
+from tablelog.commands.table import execute
+from tablelog.errors import InvalidInput, StorageError, TablelogError
+from tablelog.events.envelope import Envelope
+from tablelog.http.context import caller_for, store_of
+from tablelog.http.endpoints import Endpoint, all_endpoints
+from tablelog.storage import CampaignTransaction, EventStore
+from tablelog.storage.access import recall, remember
+
+_ENCODER = msgspec.json.Encoder()
+MAX_KEY = 200
+
+
+class Written(msgspec.Struct, frozen=True, kw_only=True):
+    seq: int
+    type: str
+    text: str
+    line: str
+
+
+class WriteResult(msgspec.Struct, frozen=True, kw_only=True):
+    campaign: str
+    seq: int
+    events: list[Written]
+
+
+def _expected_seq(header: str | None) -> int | None:
+    if header is None:
+        return None
+    text = header.strip().removeprefix("W/").strip('"')
+    if not text.isdigit() or len(text) > 19:
+        raise InvalidInput(
+            f"If-Match must be the campaign's seq; got {header!r}", code="bad-if-match"
+        )
+    return int(text)
+
+
+def _result(
+    store: EventStore, campaign: str, caller: Caller, written: list[Envelope]
+) -> WriteResult:
+    if not written:
+        head = store.head(campaign)
+        return WriteResult(campaign=campaign, seq=head.seq if head else 0, events=[])
+    first, last = written[0].seq, written[-1].seq
+    items = [
+        i for i in log_items(store, campaign, since=first, viewer=caller.viewer) if i.seq <= last
+    ]
+    return WriteResult(
+        campaign=campaign,
+        seq=last,
+        events=[Written(seq=i.seq, type=_type(i.line), text=i.text, line=i.line) for i in items],
+    )
+
+
+def _type(line: str) -> str:
+    data = msgspec.json.decode(line)
+    return str(data.get("type", "")) if isinstance(data, dict) else ""
+
+
+def run_command(
+    request: Request[Any, Any, Any], endpoint: Endpoint, path: dict[str, str], data: Any
+) -> Response[Any]:
+    campaign = path.pop("campaign").strip().lower()
+    caller = caller_for(request, campaign)
+    store = store_of(request.app.state)
+    command = endpoint.command_of(data, path)
+    expected = _expected_seq(request.headers.get("if-match"))
+    key = request.headers.get("idempotency-key")
+    if key is not None and not 0 < len(key) <= MAX_KEY:
+        raise InvalidInput(f"an Idempotency-Key has 1 to {MAX_KEY} characters", code="bad-key")
+    digest = hashlib.sha256(
+        _ENCODER.encode([request.method, request.url.path, msgspec.to_builtins(data)])
+    ).hexdigest()
+    if key is not None:
+        earlier = _recalled(store, campaign, caller, key, digest)
+        if earlier is not None:
+            return earlier
+
+    def keep(tx: CampaignTransaction, written: list[Envelope]) -> None:
+        if key is not None:
+            # The response is built after the commit; what is kept here is enough to rebuild
+            # it exactly: the seqs this request appended.
+            remember(
+                tx.connection,
+                campaign=campaign,
+                caller=caller.digest,
+                key=key,
+                request=digest,
+                status=201,
+                response=_ENCODER.encode([e.seq for e in written]),
+            )
+
+    def first_try_done(tx: CampaignTransaction) -> None:
+        # Checked again with the campaign's lock held: a retry that raced its first try (both
+        # missed the key above) finds the first one's response here instead of deciding again.
+        if key is not None and recall(
+            tx.connection, campaign=campaign, caller=caller.digest, key=key
+        ):
+            raise _AlreadyDone
+
+    try:
+        written = execute(
+            store,
+            campaign,
+            command,
+            caller=caller,
+            expected_seq=expected,
+            on_begin=first_try_done,
+            on_commit=keep,
+        )
+    except (_AlreadyDone, StorageError):
+        if key is not None:  # a concurrent retry with the same key won the race
+            earlier = _recalled(store, campaign, caller, key, digest)
+            if earlier is not None:
+                return earlier
+        raise
+    return Response(_result(store, campaign, caller, written), status_code=201)
+
+
+class _AlreadyDone(Exception):
+    """The request's Idempotency-Key was committed by a concurrent try: answer with that."""
+
+
+def _recalled(
+    store: EventStore, campaign: str, caller: Caller, key: str, digest: str
+) -> Response[Any] | None:
+    with store.engine.connect() as conn:
+        found = recall(conn, campaign=campaign, caller=caller.digest, key=key)
+    if found is None:
+        return None
+    if found.request != digest:
+        raise InvalidInput(
+            "this Idempotency-Key was already used for a different request", code="key-reused"
+        )
+    seqs = msgspec.json.decode(found.response, type=list[int])
+    # Only the remembered seqs' events: they are consecutive, so one bounded read.
+    envelopes = store.read(campaign, after_seq=min(seqs) - 1, upto_seq=max(seqs)) if seqs else []
+    return Response(_result(store, campaign, caller, envelopes), status_code=found.status)
+
+
+def _handler(endpoint: Endpoint) -> HTTPRouteHandler:
+    names = ["campaign", *endpoint.path_fields]
+
+    def handler(**kwargs: Any) -> Response[Any]:
+        request = kwargs["request"]
+        path = {name: kwargs[name] for name in names}
+        return run_command(request, endpoint, path, kwargs["data"])
+
+    body: Any = JSONBody[endpoint.body]  # type: ignore[name-defined,misc]  # built at run time
+    params = [
+        inspect.Parameter("request", inspect.Parameter.KEYWORD_ONLY, annotation=Request),
+        inspect.Parameter("data", inspect.Parameter.KEYWORD_ONLY, annotation=body),
+    ]
+    params += [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=FromPath[str])
+        for name in names
+    ]
+    params += [
+        inspect.Parameter(
+            "if_match",
+            inspect.Parameter.KEYWORD_ONLY,
+            annotation=str | None,
+            default=HeaderParameter(
+                name="If-Match",
+                required=False,
+                pattern=r'^(W/)?"?[0-9]{1,19}"?$',
+                description="Append only if the campaign's seq is still this.",
+            ),
+        ),
+        inspect.Parameter(
+            "idempotency_key",
+            inspect.Parameter.KEYWORD_ONLY,
+            annotation=str | None,
+            default=HeaderParameter(
+                name="Idempotency-Key",
+                required=False,
+                min_length=1,
+                max_length=MAX_KEY,
+                description="A retry with the same key returns the first response.",
+            ),
+        ),
+    ]
+    handler.__signature__ = inspect.Signature(params, return_annotation=Response[WriteResult])  # type: ignore[attr-defined]
+    handler.__annotations__ = {p.name: p.annotation for p in params} | {
+        "return": Response[WriteResult]
+    }
+    handler.__name__ = handler.__qualname__ = endpoint.command.__name__
+    handler.__doc__ = endpoint.summary
+    return post(
+        "/campaigns/{campaign:str}" + endpoint.path.replace("}", ":str}"),
+        sync_to_thread=True,
+        summary=endpoint.summary,
+        tags=["commands"],
+        status_code=201,
+    )(handler)
+
+
+def command_routes() -> list[HTTPRouteHandler]:
+    return [_handler(endpoint) for endpoint in all_endpoints()]
+
+
+__all__ = ["TablelogError", "WriteResult", "command_routes"]

@@ -1,0 +1,31 @@
+"""What every handler needs: the store, and the caller its token names."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import Request
+from litestar.datastructures import State
+
+from tablelog.commands.access import Caller, authenticate, require_campaign
+from tablelog.storage import EventStore
+
+
+def store_of(state: State) -> EventStore:
+    store = state.store
+    assert isinstance(store, EventStore)
+    return store
+
+
+def bearer(request: Request[Any, Any, Any]) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def caller_for(request: Request[Any, Any, Any], campaign: str | None = None) -> Caller:
+    """The caller named by the request's bearer token (and, given, its campaign must match)."""
+    caller = authenticate(store_of(request.app.state), bearer(request))
+    if campaign is not None:
+        require_campaign(caller, campaign.strip().lower())
+    return caller

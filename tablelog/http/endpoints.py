@@ -1,0 +1,135 @@
+"""Which HTTP endpoint carries each command: shared by the service and the CLI client.
+
+Each command type has one resource-oriented endpoint: a POST to a path under
+`/campaigns/{campaign}`, whose `{placeholders}` are filled from the command's fields of the
+same name; the other fields form the JSON body (a typed msgspec Struct derived from the
+command, unknown fields refused). Core commands are listed here; each ruleset lists its own in
+`tablelog.http.<ruleset>.ENDPOINTS`. No litestar import here: the client needs none.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from tablelog.rules import registry
+from tablelog.rules.common import Command, EndScene, EndSession, StartScene, StartSession
+
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+# In a path, the command's default (the only open conflict): no id can be "~".
+DEFAULT = "~"
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    command: type[Command]
+    path: str  # below /campaigns/{campaign}, e.g. "/improv/conflicts/{conflict}/plays"
+    summary: str
+    path_fields: tuple[str, ...] = field(init=False)
+    body: type[msgspec.Struct] = field(init=False)
+
+    def __post_init__(self) -> None:
+        names = tuple(_PLACEHOLDER.findall(self.path))
+        object.__setattr__(self, "path_fields", names)
+        object.__setattr__(self, "body", _body_type(self.command, names))
+
+    def url(self, campaign: str, command: Command) -> str:
+        """The path for `command` (its path fields must be set)."""
+        values = {"campaign": campaign}
+        for name in self.path_fields:
+            value = getattr(command, name)
+            values[name] = DEFAULT if value is None else str(value)
+        return "/campaigns/{campaign}".format_map(_Quoted(values)) + self.path.format_map(
+            _Quoted(values)
+        )
+
+    def body_of(self, command: Command) -> dict[str, Any]:
+        data = msgspec.to_builtins(command)
+        assert isinstance(data, dict)
+        return {k: v for k, v in data.items() if k not in self.path_fields}
+
+    def command_of(self, body: msgspec.Struct, path: dict[str, str]) -> Command:
+        data = msgspec.to_builtins(body)
+        assert isinstance(data, dict)
+        given = {k: (None if v == DEFAULT else v) for k, v in path.items()}
+        return msgspec.convert({**data, **given}, self.command)
+
+
+class _Quoted(dict[str, str]):
+    def __getitem__(self, key: str) -> str:
+        from urllib.parse import quote
+
+        return quote(super().__getitem__(key), safe="")
+
+
+def _body_type(command: type[Command], path_fields: tuple[str, ...]) -> type[msgspec.Struct]:
+    fields: list[Any] = []
+    for info in msgspec.structs.fields(command):
+        if info.name in path_fields:
+            continue
+        if info.required:
+            fields.append((info.name, info.type))
+        else:
+            default = (
+                info.default
+                if info.default is not msgspec.NODEFAULT
+                else msgspec.field(default_factory=info.default_factory)
+            )
+            fields.append((info.name, info.type, default))
+    return msgspec.defstruct(
+        f"{command.__name__}Body", fields, kw_only=True, forbid_unknown_fields=True
+    )
+
+
+CORE = [
+    Endpoint(StartSession, "/sessions", "Start a session"),
+    Endpoint(EndSession, "/sessions/current/end", "End the running session"),
+    Endpoint(StartScene, "/scenes", "Start a scene"),
+    Endpoint(EndScene, "/scenes/current/end", "End the running scene"),
+]
+
+
+def ruleset_endpoints(ruleset: str) -> list[Endpoint]:
+    module = importlib.import_module(f"tablelog.http.{ruleset.replace('-', '_')}_endpoints")
+    found: list[Endpoint] = module.ENDPOINTS
+    return found
+
+
+def all_endpoints() -> list[Endpoint]:
+    return CORE + [e for name in registry.names() for e in ruleset_endpoints(name)]
+
+
+def endpoint_for(command: Command) -> Endpoint:
+    for endpoint in all_endpoints():
+        if type(command) is endpoint.command:
+            return endpoint
+    raise LookupError(f"no endpoint carries {type(command).__name__}")
+
+
+class CommandCall(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A command by name with its fields (every field, path ones included): what-if bodies."""
+
+    command: str
+    fields: dict[str, Any] = {}
+
+
+def call_of(command: Command) -> CommandCall:
+    data = msgspec.to_builtins(command)
+    assert isinstance(data, dict)
+    return CommandCall(command=type(command).__name__, fields=data)
+
+
+def command_of_call(call: CommandCall) -> Command:
+    """The typed command a call names; ValueError with a readable reason otherwise."""
+    kinds = {e.command.__name__: e.command for e in all_endpoints()}
+    kind = kinds.get(call.command)
+    if kind is None:
+        raise ValueError(f"there is no command {call.command!r}; commands: {', '.join(kinds)}")
+    try:
+        return msgspec.convert(call.fields, kind)
+    except msgspec.ValidationError as exc:
+        raise ValueError(f"{call.command}: {exc}") from None

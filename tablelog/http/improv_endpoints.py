@@ -1,0 +1,22 @@
+"""The Improv commands' endpoints (see `endpoints`)."""
+
+from __future__ import annotations
+
+from tablelog.http.endpoints import Endpoint
+from tablelog.rules.improv import commands as c
+
+ENDPOINTS = [
+    Endpoint(c.CreateCharacter, "/improv/characters", "Create a protagonist"),
+    Endpoint(c.OpenConflict, "/improv/conflicts", "Open a conflict"),
+    Endpoint(c.SetStake, "/improv/conflicts/{conflict}/stakes", "Set a side's stake"),
+    Endpoint(c.PlayCard, "/improv/conflicts/{conflict}/plays", "Play a card face down"),
+    Endpoint(c.PlaceBonus, "/improv/conflicts/{conflict}/bonuses", "Place tokens or a talent"),
+    Endpoint(c.Reveal, "/improv/conflicts/{conflict}/reveals", "Reveal the round"),
+    Endpoint(c.Fate, "/improv/conflicts/{conflict}/fate", "Hand of Fate: draw or choose"),
+    Endpoint(c.Give, "/improv/conflicts/{conflict}/gifts", "Give a victory card"),
+    Endpoint(c.Narrate, "/improv/conflicts/{conflict}/narrations", "Narrate for a side"),
+    Endpoint(c.Close, "/improv/conflicts/{conflict}/close", "Close the conflict"),
+    Endpoint(c.Award, "/improv/awards", "Award a story-token"),
+    Endpoint(c.Redraw, "/improv/redraws", "Spend a token to redraw cards"),
+    Endpoint(c.Bribe, "/improv/bribes", "Pass a token for narration"),
+]

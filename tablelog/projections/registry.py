@@ -1,0 +1,56 @@
+"""Each ruleset's projections, found by convention: `tablelog.projections.<ruleset>` exposes
+`VIEWS`, a `RulesetViews`. Core commands (log, replay, audit, exports) go through here and never
+name a ruleset; an event's ruleset is the namespace of its type (`improv.card_played`).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from tablelog.events.base import Event
+from tablelog.events.core import CampaignCreated
+from tablelog.projections.account import Account, AuditSteps
+
+
+@dataclass(frozen=True)
+class RulesetViews:
+    """What a ruleset's projections supply; `state` is the ruleset's own state type."""
+
+    state_view: Callable[[Any, int, str | None], dict[str, Any]]
+    conflict_lines: Callable[[Any, str, str | None], list[str]]
+    describe: Callable[[Event], str]
+    audit: Callable[[str, AuditSteps, Callable[[], Any]], Account]
+    # The payload as a viewer (a player key, or `gm`) may see it given the state now, or None
+    # when nothing in it is hidden from that viewer.
+    redact: Callable[[Event, str, Any], dict[str, Any] | None]
+    # Why a state hides something from a viewer, or None when it hides nothing.
+    hides: Callable[[Any, str], str | None]
+
+
+_LOADED: dict[str, RulesetViews] = {}
+
+
+def views_for(ruleset: str) -> RulesetViews:
+    found = _LOADED.get(ruleset)
+    if found is None:
+        module = importlib.import_module(f"tablelog.projections.{ruleset.replace('-', '_')}")
+        found = module.VIEWS
+        if not isinstance(found, RulesetViews):
+            raise TypeError(f"{module.__name__}.VIEWS is not a RulesetViews")
+        _LOADED[ruleset] = found
+    return found
+
+
+def describe(event: Event) -> str:
+    """One line of words for any event."""
+    if isinstance(event, CampaignCreated):
+        return f"campaign {event.campaign} created ({event.ruleset}, GM {event.gm})"
+    namespace = event.type_name().split(".", 1)[0]
+    try:
+        views = views_for(namespace.replace("_", "-"))
+    except ModuleNotFoundError:
+        return event.type_name()
+    return views.describe(event)

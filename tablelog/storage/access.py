@@ -1,0 +1,104 @@
+"""Access tokens and remembered responses: the service's rows beside the log.
+
+Tokens are stored as SHA-256 digests only. A lookup finds the row by its digest (an index
+seek) and then compares digests in constant time, so the comparison that decides never
+depends on how much of a guess was right.
+"""
+
+from __future__ import annotations
+
+import hmac
+
+import msgspec
+from sqlalchemy import and_, insert, select, update
+from sqlalchemy.engine import Connection
+
+from tablelog.storage.engine import translated
+from tablelog.storage.schema import access_tokens, idempotency
+from tablelog.storage.store import EventStore, now_us
+
+
+class TokenRow(msgspec.Struct, frozen=True, kw_only=True):
+    campaign: str
+    player: str
+    role: str
+    revoked: bool
+
+
+class Remembered(msgspec.Struct, frozen=True, kw_only=True):
+    request: str
+    status: int
+    response: bytes
+
+
+def find_token(store: EventStore, digest: str) -> TokenRow | None:
+    query = select(access_tokens).where(access_tokens.c.token_hash == digest)
+    with translated(f"cannot read {store.label}"), store.engine.connect() as conn:
+        row = conn.execute(query).first()
+    if row is None or not hmac.compare_digest(str(row.token_hash), digest):
+        return None
+    return TokenRow(
+        campaign=row.campaign_id,
+        player=row.player,
+        role=row.role,
+        revoked=row.revoked_at is not None,
+    )
+
+
+def add_token(conn: Connection, *, campaign: str, digest: str, player: str, role: str) -> None:
+    conn.execute(
+        insert(access_tokens).values(
+            token_hash=digest, campaign_id=campaign, player=player, role=role, created_at=now_us()
+        )
+    )
+
+
+def revoke_tokens(conn: Connection, *, campaign: str, player: str) -> int:
+    """Revoke every live token of `player` in `campaign`; how many there were."""
+    result = conn.execute(
+        update(access_tokens)
+        .where(
+            and_(
+                access_tokens.c.campaign_id == campaign,
+                access_tokens.c.player == player,
+                access_tokens.c.revoked_at.is_(None),
+            )
+        )
+        .values(revoked_at=now_us())
+    )
+    return int(result.rowcount or 0)
+
+
+def recall(conn: Connection, *, campaign: str, caller: str, key: str) -> Remembered | None:
+    query = select(idempotency.c.request, idempotency.c.status, idempotency.c.response).where(
+        idempotency.c.campaign_id == campaign,
+        idempotency.c.caller == caller,
+        idempotency.c.key == key,
+    )
+    row = conn.execute(query).first()
+    if row is None:
+        return None
+    return Remembered(request=row.request, status=row.status, response=bytes(row.response))
+
+
+def remember(
+    conn: Connection,
+    *,
+    campaign: str,
+    caller: str,
+    key: str,
+    request: str,
+    status: int,
+    response: bytes,
+) -> None:
+    conn.execute(
+        insert(idempotency).values(
+            campaign_id=campaign,
+            caller=caller,
+            key=key,
+            request=request,
+            status=status,
+            response=response,
+            created_at=now_us(),
+        )
+    )
