@@ -6,6 +6,7 @@ Refusals (`TablelogError`) become one sentence on stderr and exit 1; nothing is 
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from typing import Annotated, Any
@@ -17,6 +18,7 @@ from tablelog import __version__
 from tablelog.cli.options import Root
 from tablelog.commands.database import DEFAULT_TARGET
 from tablelog.errors import InvalidInput, TablelogError
+from tablelog.rules import registry
 
 
 class _Group(TyperGroup):
@@ -106,7 +108,6 @@ def _register() -> None:
         audit,
         campaign,
         database,
-        improv,
         log,
         replay,
         serve,
@@ -124,7 +125,9 @@ def _register() -> None:
     whatif.register(app)
     access.register(app)
     serve.register(app)
-    app.add_typer(improv.app, name="improv")
+    for ruleset in registry.names():  # each ruleset's sub-app: `tablelog.cli.<module>.app`
+        module = importlib.import_module(f"tablelog.cli.{ruleset.replace('-', '_')}")
+        app.add_typer(module.app, name=ruleset)
     app.add_typer(database.app, name="db")
 
 

@@ -40,9 +40,7 @@ def _options(pairs: list[str]) -> dict[str, str]:
 def create(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="The campaign's name, e.g. bar-fight.")],
-    ruleset: Annotated[
-        str, typer.Option("--ruleset", "-r", help="improv (more rulesets to come).")
-    ],
+    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="The rules: improv or beer-run.")],
     gm: Annotated[str, typer.Option("--gm", help="The game master's player name.")] = "gm",
     deck_mode: Annotated[
         str | None,

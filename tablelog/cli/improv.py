@@ -12,6 +12,7 @@ from tablelog.cli.output import decoded, emit_json
 from tablelog.cli.play import run
 from tablelog.commands import improv as reads
 from tablelog.commands.database import opened, resolve_campaign
+from tablelog.commands.reads import Shown
 from tablelog.errors import InvalidInput
 from tablelog.http.endpoints import DEFAULT
 from tablelog.rules.improv import commands as c
@@ -308,7 +309,7 @@ def show(
         no_view_choice(as_player)
         name = client.campaign(campaign)
         path = f"/campaigns/{quote(name)}/improv/conflicts/{quote(conflict or DEFAULT, safe='~')}"
-        shown = decoded(client.get(path), reads.Shown)
+        shown = decoded(client.get(path), Shown)
     else:
         with opened(target(ctx)) as store:
             shown = reads.show(store, resolve_campaign(store, campaign), conflict, viewer)

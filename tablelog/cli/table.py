@@ -13,7 +13,7 @@ from tablelog.cli.play import run
 from tablelog.commands.database import opened, resolve_campaign
 from tablelog.commands.demo import write_demo
 from tablelog.commands.table import campaign_state
-from tablelog.projections.registry import describe
+from tablelog.projections.registry import describe, views_for
 from tablelog.projections.views import state_view
 from tablelog.rules.common import EndScene, EndSession, StartScene, StartSession
 from tablelog.rules.names import player_name
@@ -99,25 +99,8 @@ def state(
 
 
 def state_lines(view: dict[str, Any]) -> list[str]:
-    lines = [f"campaign {view['campaign']} ({view['ruleset']}) at seq {view['seq']}"]
-    if "tokens" not in view:
-        return lines
-    lines.append(f"session {view['session']}" + ("" if view["session_open"] else " (ended)"))
-    tokens = view["tokens"]
-    players = ", ".join(f"{p} {n}" for p, n in tokens["players"].items()) or "none"
-    lines.append(
-        f"tokens: GM {tokens['gm']}, pool {tokens['pool']}, bank {tokens['bank']}, "
-        f"out of play {tokens['out_of_play']}, on cards {tokens['table']}; players: {players}"
-    )
-    for character, use in view["talents"].items():
-        lines.append(f"talents of {character}: {use['used']} of {use['limit']} used this session")
-    for key, conflict in view["conflicts"].items():
-        beats = "; ".join(f"{w} beats {lo}" for w, lo in conflict["beats"])
-        lines.append(
-            f"conflict {key}: {conflict['kind']}, {conflict['status']}, round "
-            f"{conflict['round']} of {conflict['rounds']}" + (f"; {beats}" if beats else "")
-        )
-    return lines
+    """`state` as text: the ruleset's own lines (from the view, so local and remote agree)."""
+    return views_for(str(view["ruleset"])).state_lines(view)
 
 
 def demo(

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
-
+from tablelog.commands.reads import Shown
 from tablelog.commands.table import campaign_state
 from tablelog.errors import Forbidden, InvalidInput
 from tablelog.projections.improv.text import conflict_text
@@ -13,11 +12,6 @@ from tablelog.projections.improv.views import hand_view, show_view
 from tablelog.rules.improv import lookup
 from tablelog.rules.improv.state import GM, ImprovState
 from tablelog.storage import EventStore
-
-
-class Shown(msgspec.Struct, frozen=True, kw_only=True):
-    view: dict[str, Any]  # `improv show --json`
-    lines: list[str]  # `improv show`
 
 
 def improv_state(store: EventStore, campaign: str) -> ImprovState:

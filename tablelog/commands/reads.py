@@ -8,6 +8,7 @@ order. The local CLI and the service render the same items.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import msgspec
 
@@ -33,6 +34,13 @@ class ReplayItem(msgspec.Struct, frozen=True, kw_only=True):
     seq: int
     text: str
     lines: list[str]  # the conflict's table after this event, as the viewer sees it
+
+
+class Shown(msgspec.Struct, frozen=True, kw_only=True):
+    """A conflict as a ruleset's `show` gives it: its JSON view and its lines of text."""
+
+    view: dict[str, Any]
+    lines: list[str]
 
 
 def log_items(

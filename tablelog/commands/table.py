@@ -20,6 +20,7 @@ from tablelog.errors import RuleViolation
 from tablelog.events.base import Event
 from tablelog.events.envelope import Envelope, Pending
 from tablelog.projections.fold import Folded, fold
+from tablelog.rules import registry
 from tablelog.rules.common import Command
 from tablelog.storage import CampaignTransaction, EventStore
 
@@ -71,6 +72,7 @@ def execute(
         if on_begin is not None:
             on_begin(tx)
         folded = fold(tx.events())
+        ruleset = ruleset or registry.ruleset_of(command)
         if ruleset is not None and folded.ruleset.name != ruleset:
             raise RuleViolation(
                 f"campaign {campaign} plays {folded.ruleset.name}; {ruleset} commands do not "

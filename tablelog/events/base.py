@@ -52,4 +52,25 @@ def registered(cls: E) -> E:
 
 def event_class(type_name: str) -> type[Event] | None:
     """The Struct registered for a stored `type`, or None if this tablelog does not know it."""
-    return _REGISTRY.get(type_name)
+    found = _REGISTRY.get(type_name)
+    if found is None and not _ALL_LOADED:
+        _load_all()
+        found = _REGISTRY.get(type_name)
+    return found
+
+
+_ALL_LOADED = False
+
+
+def _load_all() -> None:
+    """Import every event module of the package once: a log (an import, a filtered read) may
+    hold a ruleset's events before anything has imported that ruleset."""
+    global _ALL_LOADED
+    import importlib
+    import pkgutil
+
+    import tablelog.events as package
+
+    for module in pkgutil.iter_modules(package.__path__):
+        importlib.import_module(f"{package.__name__}.{module.name}")
+    _ALL_LOADED = True

@@ -6,6 +6,10 @@ decide and authorize inside `execute`. Blocking database work runs in worker thr
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+from typing import Any
+
 from litestar import Litestar
 from litestar.datastructures import State
 from litestar.exceptions import HTTPException, ValidationException
@@ -13,9 +17,20 @@ from litestar.openapi import OpenAPIConfig
 
 from tablelog import __version__
 from tablelog.errors import TablelogError
-from tablelog.http import errors, improv, reads, stream
+from tablelog.http import errors, reads, stream
 from tablelog.http.commands import command_routes
+from tablelog.rules import registry
 from tablelog.storage import EventStore, open_store
+
+
+def ruleset_routes() -> list[Any]:
+    """Each ruleset's own reads: `tablelog.http.<module>.ROUTES`, when it has any."""
+    routes: list[Any] = []
+    for ruleset in registry.names():
+        name = f"tablelog.http.{ruleset.replace('-', '_')}"
+        if importlib.util.find_spec(name) is not None:
+            routes.extend(importlib.import_module(name).ROUTES)
+    return routes
 
 
 def create_app(target: str | EventStore) -> Litestar:
@@ -31,7 +46,7 @@ def create_app(target: str | EventStore) -> Litestar:
             state.store.close()
 
     return Litestar(
-        route_handlers=[*reads.ROUTES, *improv.ROUTES, *stream.ROUTES, *command_routes()],
+        route_handlers=[*reads.ROUTES, *ruleset_routes(), *stream.ROUTES, *command_routes()],
         state=state,
         on_startup=[start],
         on_shutdown=[stop],

@@ -81,8 +81,20 @@ def _body_type(command: type[Command], path_fields: tuple[str, ...]) -> type[msg
             )
             fields.append((info.name, info.type, default))
     return msgspec.defstruct(
-        f"{command.__name__}Body", fields, kw_only=True, forbid_unknown_fields=True
+        f"{_ruleset_prefix(command)}{command.__name__}Body",
+        fields,
+        kw_only=True,
+        forbid_unknown_fields=True,
     )
+
+
+def _ruleset_prefix(command: type[Command]) -> str:
+    """`BeerRun` for `tablelog.rules.beer_run.commands`; none for the core's: two rulesets'
+    commands may share a name, and their bodies must not share a schema name."""
+    parts = command.__module__.split(".")
+    if len(parts) > 3 and parts[:2] == ["tablelog", "rules"]:
+        return parts[2].title().replace("_", "")
+    return ""
 
 
 CORE = [
@@ -123,9 +135,10 @@ def call_of(command: Command) -> CommandCall:
     return CommandCall(command=type(command).__name__, fields=data)
 
 
-def command_of_call(call: CommandCall) -> Command:
-    """The typed command a call names; ValueError with a readable reason otherwise."""
-    kinds = {e.command.__name__: e.command for e in all_endpoints()}
+def command_of_call(call: CommandCall, ruleset: str) -> Command:
+    """The typed command a call names, among the core's and `ruleset`'s (two rulesets may
+    both have, say, an OpenConflict); ValueError with a readable reason otherwise."""
+    kinds = {e.command.__name__: e.command for e in CORE + ruleset_endpoints(ruleset)}
     kind = kinds.get(call.command)
     if kind is None:
         raise ValueError(f"there is no command {call.command!r}; commands: {', '.join(kinds)}")

@@ -8,6 +8,7 @@ from litestar import Request, get
 from litestar.params import FromPath
 
 from tablelog.commands import improv as reads
+from tablelog.commands.reads import Shown
 from tablelog.http.context import caller_for, store_of
 
 
@@ -16,7 +17,7 @@ from tablelog.http.context import caller_for, store_of
 )
 def show(
     request: Request[Any, Any, Any], campaign: FromPath[str], conflict: FromPath[str]
-) -> reads.Shown:
+) -> Shown:
     """A conflict round by round; face-down cards not the caller's own are null."""
     caller = caller_for(request, campaign)
     given = None if conflict == "~" else conflict

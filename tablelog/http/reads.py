@@ -17,7 +17,7 @@ from tablelog.commands.post import post as post_text
 from tablelog.commands.reads import LogItem, ReplayItem, log_items, replay_items
 from tablelog.commands.table import campaign_state
 from tablelog.commands.whatif import WhatIfResult, play_whatif
-from tablelog.errors import InvalidInput
+from tablelog.errors import InvalidInput, NotFound
 from tablelog.http.context import caller_for, store_of
 from tablelog.http.endpoints import CommandCall, command_of_call
 from tablelog.projections.account import Account, Discrepancy
@@ -267,13 +267,16 @@ def whatif_route(
     """Play typed commands on a scratch copy cut after `at` (each allowed for the caller as on
     the real campaign); the resulting state and outcome differences. Nothing is written."""
     caller = caller_for(request, campaign)
+    store = store_of(request.app.state)
+    head = store.head(caller.campaign)
+    if head is None:
+        raise NotFound(f"there is no campaign {campaign!r}", code="unknown-campaign")
     commands = []
     for number, call in enumerate(data.commands, start=1):
         try:
-            commands.append(command_of_call(call))
+            commands.append(command_of_call(call, head.ruleset))
         except ValueError as exc:
             raise InvalidInput(f"command {number}: {exc}", code="bad-command") from None
-    store = store_of(request.app.state)
     return play_whatif(store, caller.campaign, data.at, commands, caller)
 
 

@@ -1,6 +1,6 @@
 """Each ruleset's projections, found by convention: `tablelog.projections.<ruleset>` exposes
 `VIEWS`, a `RulesetViews`. Core commands (log, replay, audit, exports) go through here and never
-name a ruleset; an event's ruleset is the namespace of its type (`improv.card_played`).
+name a ruleset; an event's ruleset is the module that defines its type.
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ class RulesetViews:
     redact: Callable[[Event, str, Any], dict[str, Any] | None]
     # Why a state hides something from a viewer, or None when it hides nothing.
     hides: Callable[[Any, str], str | None]
+    # `state` as lines of text, from the view `state_view` gave (local or from the service).
+    state_lines: Callable[[dict[str, Any]], list[str]]
 
 
 _LOADED: dict[str, RulesetViews] = {}
@@ -48,9 +50,11 @@ def describe(event: Event) -> str:
     """One line of words for any event."""
     if isinstance(event, CampaignCreated):
         return f"campaign {event.campaign} created ({event.ruleset}, GM {event.gm})"
-    namespace = event.type_name().split(".", 1)[0]
+    # A ruleset's events live in `tablelog.events.<module>`, its views in
+    # `tablelog.projections.<module>`, whatever the prefix of its event types.
+    module = type(event).__module__.rsplit(".", 1)[-1]
     try:
-        views = views_for(namespace.replace("_", "-"))
+        views = views_for(module.replace("_", "-"))
     except ModuleNotFoundError:
         return event.type_name()
     return views.describe(event)

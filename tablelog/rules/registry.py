@@ -19,6 +19,7 @@ from tablelog.events.core import CampaignCreated
 
 _MODULES: dict[str, str] = {
     "improv": "tablelog.rules.improv",
+    "beer-run": "tablelog.rules.beer_run",
 }
 
 
@@ -52,6 +53,16 @@ def get(name: str) -> Ruleset:
     if not isinstance(ruleset, Ruleset):
         raise TypeError(f"{module_name}.RULESET is not a Ruleset")
     return ruleset
+
+
+def ruleset_of(command: object) -> str | None:
+    """The ruleset a command belongs to (by the package that defines it), or None for the
+    commands every ruleset answers (`tablelog.rules.common`)."""
+    parts = type(command).__module__.split(".")
+    if len(parts) > 3 and parts[:2] == ["tablelog", "rules"]:
+        module = parts[2]
+        return next((n for n, m in _MODULES.items() if m == f"tablelog.rules.{module}"), module)
+    return None
 
 
 def names() -> list[str]:

@@ -26,4 +26,5 @@ VIEWS = RulesetViews(
     audit=audit.audit,
     redact=visibility.redact,
     hides=visibility.hides,
+    state_lines=text.state_lines,
 )

@@ -148,3 +148,25 @@ def conflict_text(state: ImprovState, conflict: Conflict, view: dict[str, Any]) 
     if view["beats"]:
         lines.append("outcome: " + "; ".join(f"{w} beats {lo}" for w, lo in view["beats"]))
     return lines
+
+
+def state_lines(view: dict[str, Any]) -> list[str]:
+    """`tablelog state` for an Improv campaign: the session, the token ledger, talents and
+    each conflict's outcome."""
+    lines = [f"campaign {view['campaign']} ({view['ruleset']}) at seq {view['seq']}"]
+    lines.append(f"session {view['session']}" + ("" if view["session_open"] else " (ended)"))
+    tokens = view["tokens"]
+    players = ", ".join(f"{p} {n}" for p, n in tokens["players"].items()) or "none"
+    lines.append(
+        f"tokens: GM {tokens['gm']}, pool {tokens['pool']}, bank {tokens['bank']}, "
+        f"out of play {tokens['out_of_play']}, on cards {tokens['table']}; players: {players}"
+    )
+    for character, use in view["talents"].items():
+        lines.append(f"talents of {character}: {use['used']} of {use['limit']} used this session")
+    for key, conflict in view["conflicts"].items():
+        beats = "; ".join(f"{w} beats {lo}" for w, lo in conflict["beats"])
+        lines.append(
+            f"conflict {key}: {conflict['kind']}, {conflict['status']}, round "
+            f"{conflict['round']} of {conflict['rounds']}" + (f"; {beats}" if beats else "")
+        )
+    return lines

@@ -1,0 +1,30 @@
+"""Beer Run's projections: views for `state` and `show`, words for the log, the audit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tablelog.projections.beer_run import audit, text, views, visibility
+from tablelog.projections.registry import RulesetViews
+
+
+def _state_view(state: Any, seq: int, viewer: str | None) -> dict[str, Any]:
+    return views.state_view(state, seq, viewer)
+
+
+def _conflict_lines(state: Any, conflict: str, viewer: str | None) -> list[str]:
+    found = state.conflicts.get(conflict)
+    if found is None:
+        return []
+    return text.conflict_lines(views.show_view(state, found, viewer))
+
+
+VIEWS = RulesetViews(
+    state_view=_state_view,
+    conflict_lines=_conflict_lines,
+    describe=text.describe,
+    audit=audit.audit,
+    redact=visibility.redact,
+    hides=visibility.hides,
+    state_lines=text.state_lines,
+)

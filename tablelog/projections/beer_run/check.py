@@ -1,0 +1,141 @@
+"""The audit's verdict for Beer Run: each recorded decision recomputed from the events before it.
+
+A pool's price and dice, a comparison (order, padding, pairs, upper hand, raw and kept
+successes), the situation and penalty dice a helping or situational roll earns, an allocation
+(its total, its order, what each die can take), a die's new size, a goal reached and a death
+are each decided again by the same rules code, on the state just before the event, with the
+options the campaign was created with. Wording and the random salt are not compared.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from tablelog.errors import TablelogError
+from tablelog.events import beer_run as ev
+from tablelog.events.base import Event
+from tablelog.projections.account import Discrepancy
+from tablelog.rules.beer_run import commands as c
+from tablelog.rules.beer_run import conflict, effects, rolls
+from tablelog.rules.beer_run.dice import reduce
+from tablelog.rules.beer_run.state import DIFFICULTY, BeerRunState
+
+_NOT_COMPARED = frozenset({"salt", "result", "reason"})
+
+
+class Checker:
+    """Walks the log with the audit; remembers the allocation whose dice changes follow it."""
+
+    def __init__(self) -> None:
+        self.allocation: ev.DamageAllocated | None = None
+
+    def check(self, state: BeerRunState, seq: int, event: Event) -> list[Discrepancy]:
+        try:
+            expected = self._expected(state, event)
+        except TablelogError as exc:
+            return [_found(seq, event, "*", "recorded", f"refused by the rules: {exc.message}")]
+        except (LookupError, AssertionError, ValueError) as exc:
+            return [_found(seq, event, "*", "recorded", f"does not follow: {exc}")]
+        if expected is None:
+            return []
+        return _differences(seq, event, expected)
+
+    def _expected(self, state: BeerRunState, event: Event) -> Event | None:
+        match event:
+            case ev.PoolAssembled():
+                base = [d.name for d in event.dice if d.source == "ability" and not d.extra]
+                extras = [d.name for d in event.dice if d.source == "ability" and d.extra]
+                made = conflict.assemble_pool(
+                    state,
+                    c.AssemblePool(
+                        conflict=event.conflict, actor=event.actor, base=base, extras=extras
+                    ),
+                )
+                return made[0]
+            case ev.PoolRolled():
+                rnd = state.conflicts[event.conflict].current
+                sizes = (
+                    rnd.difficulty[event.actor].dice
+                    if event.difficulty
+                    else [d.size for d in rnd.pools[event.actor].dice]
+                )
+                shown = [f.size for f in event.results]
+                if shown != sizes:
+                    return msgspec.structs.replace(
+                        event, results=[ev.Face(size=s, value=1) for s in sizes]
+                    )
+                for face in event.results:
+                    if not 1 <= face.value <= face.size:
+                        raise ValueError(f"value {face.value} is impossible on a d{face.size}")
+                return None
+            case ev.RollsCompared():
+                found = state.conflicts[event.conflict]
+                return rolls.compared(state, found, found.current, event.a, event.b)
+            case ev.SituationDieGranted() | ev.PenaltyDieImposed():
+                found = state.conflicts[event.conflict]
+                actor = event.source if isinstance(event, ev.SituationDieGranted) else None
+                for candidate in found.current.goals:
+                    if actor is not None and candidate != actor:
+                        continue
+                    made = rolls.difficulty_result(state, found, found.current, candidate)
+                    for e in made:
+                        if type(e) is type(event) and e.character_id == event.character_id:
+                            return e
+                raise ValueError("no helping or situational roll earns it")
+            case ev.DamageAllocated():
+                self.allocation = event
+                made = effects.allocate(
+                    state,
+                    c.Allocate(
+                        conflict=event.conflict,
+                        by=event.by,
+                        against=event.against,
+                        pips={a.ability: a.pips for a in event.allocations},
+                    ),
+                )
+                return made[0]
+            case ev.AbilityChanged() if event.cause == "damage":
+                return self._damage(state, event)
+            case ev.CharacterDied():
+                character = state.characters[event.character_id]
+                health = character.abilities.get(state.health)
+                if health is None or health.size != 0:
+                    raise ValueError(f"{event.character_id}'s {state.health} is not 0")
+                return None
+        return None
+
+    def _damage(self, state: BeerRunState, event: ev.AbilityChanged) -> Event:
+        allocation = self.allocation
+        if allocation is None or allocation.against != event.character_id:
+            raise ValueError("no allocation puts pips on it")
+        pips = next(a.pips for a in allocation.allocations if a.ability == event.ability)
+        size = state.characters[event.character_id].abilities[event.ability].size
+        return msgspec.structs.replace(event, from_=size, to=reduce(size, pips, state.options.pips))
+
+
+def _differences(seq: int, recorded: Event, expected: Event) -> list[Discrepancy]:
+    mine = msgspec.to_builtins(recorded)
+    theirs = msgspec.to_builtins(expected)
+    assert isinstance(mine, dict)
+    assert isinstance(theirs, dict)
+    return [
+        _found(seq, recorded, name, mine.get(name), theirs.get(name))
+        for name in sorted(set(mine) | set(theirs))
+        if name not in _NOT_COMPARED and mine.get(name) != theirs.get(name)
+    ]
+
+
+def _found(seq: int, event: Event, field: str, recorded: Any, expected: Any) -> Discrepancy:
+    return Discrepancy(
+        seq=seq,
+        conflict=event.conflict_id(),
+        type=event.type_name(),
+        field=field,
+        recorded=recorded,
+        expected=expected,
+    )
+
+
+__all__ = ["DIFFICULTY", "Checker"]

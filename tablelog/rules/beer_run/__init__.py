@@ -1,0 +1,150 @@
+"""Beer Run (seed 002): dice pools bought with Intensity, the upper hand, pips off ability dice.
+
+`decide(state, command, shuffle)` checks a command against the campaign's state and returns the
+events it causes, or raises a RuleViolation naming the rule, the value and the limit. What a
+command's events set in motion (a comparison once the last pool is rolled, the end of a
+conflict once a side is left alone) is decided on the state after them, in the same call.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any, assert_never
+
+from tablelog.events.base import Event
+from tablelog.events.core import CampaignCreated
+from tablelog.rules.beer_run import authority, conflict, effects, flow, people, rolls
+from tablelog.rules.beer_run import commands as c
+from tablelog.rules.beer_run.evolve import BeerRunEvent, evolve, initial
+from tablelog.rules.beer_run.options import BeerRunOptions
+from tablelog.rules.beer_run.rolls import Shuffle
+from tablelog.rules.beer_run.state import BeerRunState
+from tablelog.rules.common import EndScene, EndSession, JoinPlayer, StartScene, StartSession
+from tablelog.rules.registry import Ruleset
+
+BeerRunCommand = (
+    JoinPlayer
+    | StartSession
+    | EndSession
+    | StartScene
+    | EndScene
+    | c.CreateCharacter
+    | c.SetAbility
+    | c.AdjustIntensity
+    | c.AwardOutcomeDie
+    | c.OpenConflict
+    | c.DeclareGoal
+    | c.SetDifficulty
+    | c.AssemblePool
+    | c.Roll
+    | c.Allocate
+    | c.Cede
+    | c.EndConflict
+)
+
+
+def decide(state: BeerRunState, command: BeerRunCommand, shuffle: Shuffle) -> list[Event]:
+    match command:
+        case JoinPlayer():
+            return people.join(state, command)
+        case StartSession():
+            return people.start_session(state, command)
+        case EndSession():
+            return people.end_session(state, command)
+        case StartScene():
+            return people.start_scene(state, command)
+        case EndScene():
+            return people.end_scene(state, command)
+        case c.CreateCharacter():
+            return people.create_character(state, command)
+        case c.SetAbility():
+            return people.set_ability(state, command)
+        case c.AdjustIntensity():
+            return people.adjust_intensity(state, command)
+        case c.AwardOutcomeDie():
+            return people.award_outcome(state, command)
+        case c.OpenConflict():
+            return conflict.open_conflict(state, command)
+        case c.DeclareGoal():
+            return conflict.declare_goal(state, command)
+        case c.SetDifficulty():
+            return conflict.set_difficulty(state, command)
+        case c.AssemblePool():
+            return conflict.assemble_pool(state, command)
+        case c.Roll():
+            events = rolls.roll(state, command, shuffle)
+            return _then(state, events, command.conflict, rolls.resolve, effects.settle)
+        case c.Allocate():
+            events = effects.allocate(state, command)
+            return _then(state, events, command.conflict, effects.settle)
+        case c.Cede():
+            events = effects.cede(state, command)
+            return _then(state, events, command.conflict, effects.settle)
+        case c.EndConflict():
+            return effects.end_conflict(state, command)
+        case _:
+            assert_never(command)
+
+
+Follow = Callable[[BeerRunState, Any], list[Event]]
+
+
+def _then(
+    state: BeerRunState, events: list[Event], conflict_key: str | None, *follows: Follow
+) -> list[Event]:
+    """`events`, then what each follow-up decides on the state after everything before it."""
+    after = copy.deepcopy(state)
+    key = flow.conflict(state, conflict_key).key
+    done = list(events)
+    for event in events:
+        evolve(after, event)  # type: ignore[arg-type]
+    for follow in follows:
+        more = follow(after, after.conflicts[key])
+        for event in more:
+            evolve(after, event)  # type: ignore[arg-type]
+        done.extend(more)
+    return done
+
+
+def actor(state: BeerRunState, event: Event) -> str:
+    """Who an event is attributed to when the local operator acts: a character's player."""
+    for name in ("actor", "by", "character_id"):
+        value: Any = getattr(event, name, None)
+        if isinstance(value, str) and value in state.characters:
+            return state.characters[value].player
+    player: Any = getattr(event, "player", None)
+    return player if isinstance(player, str) else state.gm
+
+
+def _initial(created: CampaignCreated) -> Any:
+    return initial(created)
+
+
+def _evolve(state: Any, event: Event) -> Any:
+    return evolve(state, event)  # type: ignore[arg-type]
+
+
+def _decide(state: Any, command: Any, shuffle: Shuffle) -> list[Event]:
+    return decide(state, command, shuffle)
+
+
+def _actor(state: Any, event: Event) -> str:
+    return actor(state, event)
+
+
+def _authorize(state: Any, command: Any, player: str, role: str) -> None:
+    authority.authorize(state, command, player, role)
+
+
+RULESET = Ruleset(
+    name="beer-run",
+    options_type=BeerRunOptions,
+    initial=_initial,
+    evolve=_evolve,
+    decide=_decide,
+    actor=_actor,
+    authorize=_authorize,
+)
+
+__all__ = ["RULESET", "BeerRunCommand", "BeerRunEvent", "BeerRunState", "decide", "evolve"]
