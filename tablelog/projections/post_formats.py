@@ -79,8 +79,8 @@ def _footer_text(footer: Footer, escape: Escape) -> str:
         f"{seq_range(footer.first_seq, footer.last_seq)}, head {footer.head}."
     )
     if footer.audit_problems:
-        text += escape(
-            f" Warning: the audit finds {footer.audit_problems} recorded decision(s) that do "
+        text += " " + escape(
+            f"Warning: the audit finds {footer.audit_problems} recorded decision(s) that do "
             "not follow the rules; tablelog audit names them."
         )
     return text

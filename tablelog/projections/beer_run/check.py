@@ -18,7 +18,7 @@ from tablelog.events import beer_run as ev
 from tablelog.events.base import Event
 from tablelog.projections.account import Discrepancy
 from tablelog.rules.beer_run import commands as c
-from tablelog.rules.beer_run import conflict, effects, rolls
+from tablelog.rules.beer_run import conflict, effects, flow, rolls
 from tablelog.rules.beer_run.dice import reduce
 from tablelog.rules.beer_run.state import DIFFICULTY, BeerRunState
 
@@ -76,8 +76,10 @@ class Checker:
             case ev.SituationDieGranted() | ev.PenaltyDieImposed():
                 found = state.conflicts[event.conflict]
                 actor = event.source if isinstance(event, ev.SituationDieGranted) else None
-                for candidate in found.current.goals:
+                for candidate in flow.with_difficulty(found.current):
                     if actor is not None and candidate != actor:
+                        continue
+                    if flow.comparison(found.current, candidate, DIFFICULTY) is None:
                         continue
                     made = rolls.difficulty_result(state, found, found.current, candidate)
                     for e in made:

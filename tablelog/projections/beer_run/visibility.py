@@ -31,6 +31,9 @@ def pool_hidden(state: BeerRunState, rnd: Round | None, actor: str, viewer: str 
     """Whether `viewer` may not yet see `actor`'s pool in `rnd` (None: a round gone by)."""
     if viewer is None or rnd is None or actor in rnd.rolls:
         return False
+    goal = rnd.goals.get(actor)
+    if viewer == GM and state.options.dice == "recorded" and goal and goal.kind != "standard":
+        return False  # the GM records this roll and its difficulty pool's, so sees the pool
     return owner(state, actor) != viewer
 
 

@@ -129,6 +129,16 @@ def adjust_intensity(state: BeerRunState, cmd: c.AdjustIntensity) -> list[Event]
     character = flow.character(state, cmd.character)
     if cmd.delta == 0:
         raise InvalidInput("an Intensity adjustment of 0 changes nothing", code="no-change")
+    # A bought pool's price is hidden until it is rolled; a change (or its refusal) now would
+    # tell it. Wait for the roll.
+    for pending in state.open_conflicts():
+        rnd = pending.current if pending.rounds else None
+        if rnd is not None and character.key in rnd.pools and character.key not in rnd.rolls:
+            raise RuleViolation(
+                f"{character.display} has a pool bought and not yet rolled in conflict "
+                f"{pending.key}; adjust Intensity after the roll",
+                code="pool-pending",
+            )
     if character.intensity + cmd.delta < 0:
         raise RuleViolation(
             f"Intensity is never below 0; {character.display} has {character.intensity}, "

@@ -56,6 +56,20 @@ def roll(state: BeerRunState, cmd: c.Roll, shuffle: Shuffle) -> list[Event]:
             "this campaign's dice are rolled by tablelog (option dice=managed); give no faces",
             code="values-given",
         )
+    for key in actors:  # before any face is read: a refusal here tells nothing of a pool
+        needs = rnd.goals[key].kind != "standard"
+        if cmd.difficulty is not None and not needs:
+            raise InvalidInput(
+                f"{state.characters[key].display} has a standard goal: no difficulty pool "
+                "opposes it",
+                code="values-given",
+            )
+        if recorded and needs and cmd.difficulty is None:
+            raise InvalidInput(
+                f"{state.characters[key].display} rolls against a difficulty pool: record "
+                "its faces too (--difficulty, the GM's)",
+                code="no-values",
+            )
     events: list[Event] = []
     for key in actors:
         pool = rnd.pools[key]
@@ -92,10 +106,6 @@ def roll(state: BeerRunState, cmd: c.Roll, shuffle: Shuffle) -> list[Event]:
                     generated=not recorded,
                 )
             )
-        elif cmd.difficulty is not None:
-            raise InvalidInput(
-                f"{key} has a standard goal: no difficulty pool opposes it", code="values-given"
-            )
     return events
 
 
@@ -123,8 +133,8 @@ def _faces(
     name = state.characters[whose].display if whose in state.characters else whose
     if len(values) != len(sizes):
         raise InvalidInput(
-            f"{name}'s pool has {len(sizes)} dice ({' '.join(f'd{s}' for s in sizes)}); "
-            f"{len(values)} values given",
+            f"{name}'s pool has {len(sizes)} dice; {len(values)} values given, one per die "
+            "in the pool's order",
             code="values-count",
         )
     for size, value in zip(sizes, values, strict=True):

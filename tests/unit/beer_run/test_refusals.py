@@ -447,7 +447,7 @@ ROWS = [
         roll("alice", 1, 1),
         "values-count",
         InvalidInput,
-        ["alice's pool has 3 dice (d8 d6 d4); 2 values given"],
+        ["alice's pool has 3 dice; 2 values given"],
         id="values-count",
     ),
     pytest.param(
