@@ -20,9 +20,59 @@ from tablelog.commands.database import DEFAULT_TARGET
 from tablelog.errors import InvalidInput, TablelogError
 from tablelog.rules import registry
 
+# Each command's module, imported only when that command runs (or `--help` lists them all):
+# a command pays for its own imports, not for the service's or every ruleset's. A module
+# exposes `register(app)`, or a sub-app `app` registered under the command's name.
+_MODULES: dict[str, str] = {
+    "campaign": "campaign",
+    "session": "table",
+    "scene": "table",
+    "state": "table",
+    "log": "log",
+    "replay": "replay",
+    "audit": "audit",
+    "whatif": "whatif",
+    "verify": "log",
+    "export": "transfer",
+    "import": "transfer",
+    "invite": "access",
+    "revoke": "access",
+    "serve": "serve",
+    "demo": "table",
+    "db": "database",
+}
+
+
+def _command_modules() -> dict[str, str]:
+    # Each ruleset's sub-app, by convention `tablelog.cli.<module>.app`.
+    rulesets = {name: name.replace("-", "_") for name in registry.names()}
+    return {**_MODULES, **rulesets}
+
 
 class _Group(TyperGroup):
-    """The root group: turns refusals raised anywhere below into exit 1 with one sentence."""
+    """The root group: loads each command's module on first use, and turns refusals raised
+    anywhere below into exit 1 with one sentence."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return [*super().list_commands(ctx), *_command_modules()]
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        found = super().get_command(ctx, cmd_name)
+        if found is not None:
+            return found
+        module_name = _command_modules().get(cmd_name)
+        if module_name is None:
+            return None
+        module = importlib.import_module(f"tablelog.cli.{module_name}")
+        holder = typer.Typer()
+        if hasattr(module, "register"):
+            module.register(holder)
+        else:
+            holder.add_typer(module.app, name=cmd_name)
+        loaded = typer.main.get_command(holder)
+        if hasattr(loaded, "get_command"):  # a group of the module's commands
+            return loaded.get_command(ctx, cmd_name)
+        return loaded  # the module's only command
 
     def invoke(self, ctx: Any) -> Any:
         try:
@@ -99,39 +149,6 @@ def root(
             "give --db (a database) or --server (a service), not both", code="db-or-server"
         )
     ctx.obj = Root(db=db or DEFAULT_TARGET, server=server or None, token=access_token)
-
-
-def _register() -> None:
-    # Imported here so each module can import `app`-free helpers without cycles.
-    from tablelog.cli import (
-        access,
-        audit,
-        campaign,
-        database,
-        log,
-        replay,
-        serve,
-        table,
-        transfer,
-        whatif,
-    )
-
-    app.add_typer(campaign.app, name="campaign")
-    log.register(app)
-    table.register(app)
-    transfer.register(app)
-    replay.register(app)
-    audit.register(app)
-    whatif.register(app)
-    access.register(app)
-    serve.register(app)
-    for ruleset in registry.names():  # each ruleset's sub-app: `tablelog.cli.<module>.app`
-        module = importlib.import_module(f"tablelog.cli.{ruleset.replace('-', '_')}")
-        app.add_typer(module.app, name=ruleset)
-    app.add_typer(database.app, name="db")
-
-
-_register()
 
 
 def main() -> None:

@@ -12,9 +12,8 @@ from tablelog.cli.output import emit_json
 from tablelog.cli.play import run
 from tablelog.commands.database import opened, resolve_campaign
 from tablelog.commands.demo import write_demo
-from tablelog.commands.table import campaign_state
+from tablelog.commands.table import state_view_of
 from tablelog.projections.registry import describe, views_for
-from tablelog.projections.views import state_view
 from tablelog.rules.common import EndScene, EndSession, StartScene, StartSession
 from tablelog.rules.names import player_name
 
@@ -89,8 +88,7 @@ def state(
     else:
         with opened(target(ctx)) as store:
             name = resolve_campaign(store, campaign)
-            folded = campaign_state(store, name, at=at)
-        view = state_view(folded, viewer)
+            view = state_view_of(store, name, viewer, at=at)
     if json:
         emit_json(view)
         return

@@ -13,9 +13,9 @@ from typing import Literal
 
 import msgspec
 
+from tablelog.commands import state
 from tablelog.errors import Forbidden, InvalidInput, NotFound, Unauthenticated
-from tablelog.events.envelope import Pending
-from tablelog.projections.fold import fold
+from tablelog.events.envelope import Envelope, Pending
 from tablelog.rules.common import JoinPlayer
 from tablelog.rules.names import player_name
 from tablelog.storage import EventStore
@@ -101,22 +101,28 @@ def invite(
         raise InvalidInput(f"--role is player or observer; got {role!r}", code="bad-role")
     name = player_name(player, "player name")
     token, digest = new_token()
-    with store.transaction(campaign) as tx:
-        folded = fold(tx.events())
-        gm_name = getattr(folded.state, "gm", "gm")
-        if role == "gm" and name != gm_name:
-            # The operator, holding the database, may mint a new token for the GM (after
-            # `demo`, or a lost one); the GM's seat cannot be given to someone else.
-            raise InvalidInput(
-                f"the GM of campaign {campaign} is {gm_name}; --role gm is only for them",
-                code="bad-role",
-            )
-        if role == "player":
-            # An observer is not a player of the game: no event, only a token.
-            events = folded.ruleset.decide(folded.state, JoinPlayer(player=player), _no_shuffle)
-            gm = getattr(folded.state, "gm", None)
-            tx.append([Pending.of(e, actor=gm or "gm", event_id=str(uuid.uuid4())) for e in events])
-        add_token(tx.connection, campaign=campaign, digest=digest, player=name, role=role)
+    entry = state.entry_for(store, campaign)
+    written: list[Envelope] = []
+    with entry.lock:
+        with store.transaction(campaign) as tx:
+            folded = state.load_locked(entry, tx)
+            gm_name = getattr(folded.state, "gm", "gm")
+            if role == "gm" and name != gm_name:
+                # The operator, holding the database, may mint a new token for the GM (after
+                # `demo`, or a lost one); the GM's seat cannot be given to someone else.
+                raise InvalidInput(
+                    f"the GM of campaign {campaign} is {gm_name}; --role gm is only for them",
+                    code="bad-role",
+                )
+            if role == "player":
+                # An observer is not a player of the game: no event, only a token.
+                events = folded.ruleset.decide(folded.state, JoinPlayer(player=player), _no_shuffle)
+                gm = getattr(folded.state, "gm", None)
+                written = tx.append(
+                    [Pending.of(e, actor=gm or "gm", event_id=str(uuid.uuid4())) for e in events]
+                ).events
+            add_token(tx.connection, campaign=campaign, digest=digest, player=name, role=role)
+        state.advance(entry, written, None)  # committed: the cached state moves on
     return token
 
 

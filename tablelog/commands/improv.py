@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
+from tablelog.commands import state
 from tablelog.commands.reads import Shown
-from tablelog.commands.table import campaign_state
 from tablelog.errors import Forbidden, InvalidInput
 from tablelog.projections.improv.text import conflict_text
 from tablelog.projections.improv.views import hand_view, show_view
@@ -14,27 +16,31 @@ from tablelog.rules.improv.state import GM, ImprovState
 from tablelog.storage import EventStore
 
 
-def improv_state(store: EventStore, campaign: str) -> ImprovState:
-    folded = campaign_state(store, campaign)
-    if not isinstance(folded.state, ImprovState):
-        raise InvalidInput(f"campaign {campaign} does not play improv", code="wrong-ruleset")
-    return folded.state
+@contextmanager
+def improv_state(store: EventStore, campaign: str) -> Iterator[ImprovState]:
+    """The campaign's Improv state, valid inside the block (see `state.reading`)."""
+    with state.reading(store, campaign) as folded:
+        if not isinstance(folded.state, ImprovState):
+            raise InvalidInput(f"campaign {campaign} does not play improv", code="wrong-ruleset")
+        yield folded.state
 
 
 def show(store: EventStore, campaign: str, conflict: str | None, viewer: str | None) -> Shown:
-    state = improv_state(store, campaign)
-    found = lookup.conflict(state, conflict, open_only=False)
-    view = show_view(state, found, viewer)
-    return Shown(view=view, lines=conflict_text(state, found, view))
+    with improv_state(store, campaign) as found_state:
+        found = lookup.conflict(found_state, conflict, open_only=False)
+        view = show_view(found_state, found, viewer)
+        return Shown(view=view, lines=conflict_text(found_state, found, view))
 
 
 def hand(store: EventStore, campaign: str, who: str, viewer: str | None) -> dict[str, Any]:
     """A hand, shown only to its owner (`viewer` None: the local operator sees any)."""
-    state = improv_state(store, campaign)
-    if not state.managed:
-        raise InvalidInput("hands are tracked only with --deck-mode managed", code="not-managed")
-    owner = lookup.player(state, who)
-    if viewer is not None and viewer != owner:
-        whose = "the GM's" if owner == GM else f"{owner}'s"
-        raise Forbidden(f"{whose} hand is visible to its owner only", code="not-yours")
-    return hand_view(state, owner)
+    with improv_state(store, campaign) as found_state:
+        if not found_state.managed:
+            raise InvalidInput(
+                "hands are tracked only with --deck-mode managed", code="not-managed"
+            )
+        owner = lookup.player(found_state, who)
+        if viewer is not None and viewer != owner:
+            whose = "the GM's" if owner == GM else f"{owner}'s"
+            raise Forbidden(f"{whose} hand is visible to its owner only", code="not-yours")
+        return hand_view(found_state, owner)

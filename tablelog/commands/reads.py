@@ -12,10 +12,13 @@ from typing import Any
 
 import msgspec
 
+from tablelog.commands import state
 from tablelog.commands.log import MAX_SEQ, read_log
 from tablelog.errors import InvalidInput
+from tablelog.events.base import Event
+from tablelog.events.envelope import Envelope
 from tablelog.progress import SILENT, Progress
-from tablelog.projections.fold import decoded, fold, fold_steps
+from tablelog.projections.fold import decoded, fold_steps
 from tablelog.projections.registry import describe, views_for
 from tablelog.projections.views import conflict_lines
 from tablelog.storage import EventStore
@@ -52,26 +55,27 @@ def log_items(
     viewer: str | None = None,
 ) -> list[LogItem]:
     envelopes = read_log(store, campaign, since=since, conflict=conflict)
-    redact = None
-    state = None
-    if viewer is not None:
-        folded = fold(store.read(campaign))
-        redact, state = views_for(folded.ruleset.name).redact, folded.state
-    items: list[LogItem] = []
-    for e in envelopes:
-        event = decoded(e)
-        shown = redact(event, viewer, state) if redact is not None and viewer else None
-        items.append(
-            LogItem(
-                seq=e.seq,
-                recorded_at=e.recorded_at,
-                actor=e.actor,
-                hash=e.hash.hex(),
-                text=describe(event),
-                line=e.to_json_line(shown).decode(),
-            )
-        )
+    if viewer is None:
+        return [_item(e, decoded(e), None) for e in envelopes]
+    # What a viewer may see depends on the state now (a card revealed since is public).
+    with state.reading(store, campaign) as folded:
+        redact = views_for(folded.ruleset.name).redact
+        items = []
+        for e in envelopes:
+            event = decoded(e)
+            items.append(_item(e, event, redact(event, viewer, folded.state)))
     return items
+
+
+def _item(envelope: Envelope, event: Event, shown: dict[str, Any] | None) -> LogItem:
+    return LogItem(
+        seq=envelope.seq,
+        recorded_at=envelope.recorded_at,
+        actor=envelope.actor,
+        hash=envelope.hash.hex(),
+        text=describe(event),
+        line=envelope.to_json_line(shown).decode(),
+    )
 
 
 def replay_items(

@@ -7,6 +7,7 @@ raises before anything is written. Managed decks shuffle with `secrets`; the ord
 
 from __future__ import annotations
 
+import copy
 import secrets
 import uuid
 from collections.abc import Callable
@@ -14,15 +15,18 @@ from typing import Any
 
 import msgspec
 
+from tablelog.commands import state
 from tablelog.commands.access import Caller
 from tablelog.commands.log import MAX_SEQ
 from tablelog.errors import RuleViolation
 from tablelog.events.base import Event
 from tablelog.events.envelope import Envelope, Pending
-from tablelog.projections.fold import Folded, fold
+from tablelog.projections.fold import Folded
+from tablelog.projections.views import state_view
 from tablelog.rules import registry
 from tablelog.rules.common import Command
 from tablelog.storage import CampaignTransaction, EventStore
+from tablelog.storage.store import AppendResult
 
 _RANDOM = secrets.SystemRandom()
 
@@ -68,37 +72,64 @@ def execute(
     `on_begin` runs first, with the lock held: it may raise to stop before anything is decided
     (the service's retried request whose first try has just committed).
     """
-    with store.transaction(campaign) as tx:
-        if on_begin is not None:
-            on_begin(tx)
-        folded = fold(tx.events())
-        ruleset = ruleset or registry.ruleset_of(command)
-        if ruleset is not None and folded.ruleset.name != ruleset:
-            raise RuleViolation(
-                f"campaign {campaign} plays {folded.ruleset.name}; {ruleset} commands do not "
-                "apply to it",
-                code="wrong-ruleset",
-            )
-        if caller is not None:
-            folded.ruleset.authorize(folded.state, command, caller.player, caller.role)
-            actor = actor or caller.player
-        events = [salted(e) for e in folded.ruleset.decide(folded.state, command, shuffle)]
-        pending = [
-            Pending.of(
-                event,
-                actor=actor or folded.ruleset.actor(folded.state, event),
-                event_id=str(uuid.uuid4()),
-            )
-            for event in events
-        ]
-        written = tx.append(pending, expected_seq=expected_seq).events
-        if on_commit is not None:
-            on_commit(tx, written)
-        return written
+    entry = state.entry_for(store, campaign)
+    wanted = ruleset or registry.ruleset_of(command)
+
+    def transaction() -> tuple[AppendResult, int | None]:
+        """One write transaction: the state at the locked head, the decision, the append (and a
+        snapshot when due); returns once committed."""
+        with store.transaction(campaign) as tx:
+            if on_begin is not None:
+                on_begin(tx)
+            folded = state.load_locked(entry, tx)
+            if wanted is not None and folded.ruleset.name != wanted:
+                raise RuleViolation(
+                    f"campaign {campaign} plays {folded.ruleset.name}; {wanted} commands do not "
+                    "apply to it",
+                    code="wrong-ruleset",
+                )
+            by = actor
+            if caller is not None:
+                folded.ruleset.authorize(folded.state, command, caller.player, caller.role)
+                by = by or caller.player
+            events = [salted(e) for e in folded.ruleset.decide(folded.state, command, shuffle)]
+            pending = [
+                Pending.of(
+                    event,
+                    actor=by or folded.ruleset.actor(folded.state, event),
+                    event_id=str(uuid.uuid4()),
+                )
+                for event in events
+            ]
+            result = tx.append(pending, expected_seq=expected_seq, fresh_ids=True)
+            saved = None if result.replayed else state.snapshot_due(entry, tx, folded)
+            if on_commit is not None:
+                on_commit(tx, result.events)
+        return result, saved
+
+    with entry.lock:
+        result, saved = transaction()
+        # Committed: the cached state moves on (a replayed retry appended nothing).
+        state.advance(entry, [] if result.replayed else result.events, saved)
+    return result.events
 
 
 def campaign_state(store: EventStore, campaign: str, *, at: int | None = None) -> Folded:
-    """The campaign's state now, or as of seq `at`."""
+    """The campaign's state now, or as of seq `at`: a private copy the caller may keep (a
+    read that only looks, inside `state.reading`, spares the copy)."""
     if at is not None and not 1 <= at <= MAX_SEQ:
         raise RuleViolation(f"--at must be a seq from 1 to {MAX_SEQ}; got {at}", code="bad-seq")
-    return fold(store.read(campaign, upto_seq=at))
+    if at is not None:
+        return state.state_at(store, campaign, at)
+    with state.reading(store, campaign) as folded:
+        return copy.deepcopy(folded)
+
+
+def state_view_of(
+    store: EventStore, campaign: str, viewer: str | None, *, at: int | None = None
+) -> dict[str, Any]:
+    """`state --json` as `viewer` sees it (None: everything), now or as of seq `at`."""
+    if at is not None:
+        return state_view(campaign_state(store, campaign, at=at), viewer)
+    with state.reading(store, campaign) as folded:
+        return state_view(folded, viewer)

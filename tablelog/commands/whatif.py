@@ -11,6 +11,7 @@ from typing import Any
 
 import msgspec
 
+from tablelog.commands import state
 from tablelog.commands.access import Caller
 from tablelog.commands.log import MAX_SEQ
 from tablelog.commands.table import execute
@@ -54,7 +55,8 @@ def scratch_copy(store: EventStore, campaign: str, at: int) -> EventStore:
 
 
 def state_of(store: EventStore, campaign: str) -> dict[str, Any]:
-    return state_view(fold(store.read(campaign)))
+    with state.reading(store, campaign) as folded:
+        return state_view(folded)
 
 
 def differences(real: dict[str, Any], whatif: dict[str, Any]) -> list[Difference]:
@@ -108,7 +110,8 @@ def play_whatif(
     imagine every side's moves (the GM the players', a player the others')."""
     if caller.role == "observer":
         raise Forbidden(f"{caller.player} is an observer and may only read", code="observer")
-    real = state_view(fold(store.read(campaign)), caller.viewer)
+    with state.reading(store, campaign) as folded:
+        real = state_view(folded, caller.viewer)
     scratch = scratch_copy(store, campaign, at)
     cut = fold(scratch.read(campaign))
     hidden = views_for(cut.ruleset.name).hides(cut.state, caller.viewer)

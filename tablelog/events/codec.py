@@ -35,6 +35,15 @@ def _decoder(cls: type[Event]) -> msgspec.json.Decoder[Any]:
     return decoder
 
 
+def fast_decoder(type_name: str, schema_version: int) -> msgspec.json.Decoder[Any] | None:
+    """The decoder for payloads stored as (`type_name`, `schema_version`) when they need no
+    upcasting, for loops over many events (`fold`); None: use `decode`."""
+    cls = event_class(type_name)
+    if cls is None or schema_version != cls.schema_version:
+        return None
+    return _decoder(cls)
+
+
 def decode(type_name: str, schema_version: int, payload: bytes) -> Event:
     """Rebuild the event stored as (`type`, `schema_version`, `payload`)."""
     cls = event_class(type_name)

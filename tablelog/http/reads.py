@@ -15,13 +15,12 @@ from tablelog.commands.campaigns import list_campaigns, plan_campaign, start_cam
 from tablelog.commands.log import parse_head, verify
 from tablelog.commands.post import post as post_text
 from tablelog.commands.reads import LogItem, ReplayItem, log_items, replay_items
-from tablelog.commands.table import campaign_state
+from tablelog.commands.table import state_view_of
 from tablelog.commands.whatif import WhatIfResult, play_whatif
 from tablelog.errors import InvalidInput, NotFound
 from tablelog.http.context import caller_for, store_of
 from tablelog.http.endpoints import CommandCall, command_of_call
 from tablelog.projections.account import Account, Discrepancy
-from tablelog.projections.views import state_view
 from tablelog.storage.verify import Report
 
 AnyRequest = Request[Any, Any, Any]
@@ -144,8 +143,7 @@ def state(
 ) -> dict[str, Any]:
     """The table, token ledger and talent use (now, or as of seq `at`), as the caller sees it."""
     caller = caller_for(request, campaign)
-    folded = campaign_state(store_of(request.app.state), caller.campaign, at=at)
-    return state_view(folded, caller.viewer)
+    return state_view_of(store_of(request.app.state), caller.campaign, caller.viewer, at=at)
 
 
 @get("/campaigns/{campaign:str}/log", sync_to_thread=True, tags=["reads"])

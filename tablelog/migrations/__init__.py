@@ -6,5 +6,5 @@ revision with it (one cheap read) instead of running Alembic; a test keeps it eq
 head of `versions/`.
 """
 
-HEAD = "0002"
+HEAD = "0003"
 SCRIPT_LOCATION = "tablelog.migrations:"

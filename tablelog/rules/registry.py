@@ -6,7 +6,9 @@ command pays only for the ruleset it touches.
 
 from __future__ import annotations
 
+import collections
 import importlib
+import typing
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -39,6 +41,35 @@ class Ruleset:
     # Through the service: refuse (Forbidden) a command the caller (player key, role) may not
     # issue. Role is gm, player or observer.
     authorize: Callable[[Any, Any, str, str], None]
+    # The state's type (dataclasses and Structs msgspec can encode) and the version of what
+    # `evolve` builds: snapshots of another version are not used. Bump it whenever evolve or
+    # the state's shape changes.
+    state_type: type
+    version: int = 1
+
+    @property
+    def projection(self) -> str:
+        return f"{self.name}:{self.version}"
+
+    def encode_state(self, state: Any) -> bytes:
+        return _STATE_ENCODER.encode(state)
+
+    def decode_state(self, data: bytes) -> Any:
+        """The state a snapshot holds; ValueError when it cannot be read back."""
+        try:
+            return msgspec.msgpack.decode(data, type=self.state_type, dec_hook=_state_hook)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise ValueError(str(exc)) from None
+
+
+_STATE_ENCODER = msgspec.msgpack.Encoder()
+
+
+def _state_hook(kind: Any, value: Any) -> Any:
+    # States count talent uses in a Counter, which msgspec stores as a map.
+    if (typing.get_origin(kind) or kind) is collections.Counter:
+        return collections.Counter(value)
+    raise NotImplementedError(f"cannot decode {kind}")
 
 
 def get(name: str) -> Ruleset:

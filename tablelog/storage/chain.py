@@ -32,11 +32,10 @@ def event_hash(
     payload: bytes,
 ) -> bytes:
     header = _ENCODER.encode([campaign, seq, event_id, type, schema_version, actor, recorded_at])
-    digest = hashlib.sha256(prev_hash)
-    digest.update(len(header).to_bytes(4, "big"))
-    digest.update(header)
-    digest.update(payload)
-    return digest.digest()
+    # One call over the joined bytes: the same digest as updating part by part, quicker.
+    return hashlib.sha256(
+        b"".join((prev_hash, len(header).to_bytes(4, "big"), header, payload))
+    ).digest()
 
 
 def envelope_hash(envelope: Envelope) -> bytes:

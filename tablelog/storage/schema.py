@@ -89,3 +89,17 @@ idempotency = Table(
     Column("response", LargeBinary, nullable=False),
     Column("created_at", BigInteger, nullable=False),
 )
+
+# A campaign's folded state at a seq, per projection (`ruleset:version`): a cache that spares
+# a command the replay of the whole log. Never trusted for history: the audit, replay, export
+# and verify read the events; a snapshot whose seq and hash no longer match the log is ignored.
+snapshots = Table(
+    "snapshots",
+    metadata,
+    Column("campaign_id", String(64), ForeignKey("campaigns.name"), primary_key=True),
+    Column("projection", String(100), primary_key=True),
+    Column("seq", BigInteger, nullable=False),
+    Column("hash", LargeBinary(32), nullable=False),  # the hash of the event at seq
+    Column("state", LargeBinary, nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+)

@@ -32,9 +32,10 @@ from tablelog.errors import (
 from tablelog.events.envelope import Envelope, Pending
 from tablelog.storage.chain import GENESIS, event_hash
 from tablelog.storage.engine import WRITE, describe, is_sqlite, translated
-from tablelog.storage.schema import access_tokens, campaigns, events
+from tablelog.storage.schema import access_tokens, campaigns, events, snapshots
 
 _READ_BATCH = 1000
+_STREAM_BATCH = 5000
 
 
 def now_us() -> int:
@@ -62,19 +63,57 @@ class AppendResult(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def _envelope(row: Any) -> Envelope:
-    values = {
-        "campaign": row.campaign_id,
-        "seq": row.seq,
-        "event_id": row.event_id,
-        "type": row.type,
-        "schema_version": row.schema_version,
-        "actor": row.actor,
-        "recorded_at": row.recorded_at,
-        "payload": row.payload,
-        "prev_hash": row.prev_hash,
-        "hash": row.hash,
-    }
-    return _checked(Envelope, values, f"event {row.seq!r} of campaign {row.campaign_id!r}")
+    """The envelope of an event row (campaign_id, seq, ..., hash, in `_EVENT_COLUMNS` order).
+
+    Every column's type is checked (a tampered SQLite file can hold anything anywhere); the
+    common case costs one `type() is` per column, and only a damaged row takes the slow path
+    that explains itself."""
+    campaign, seq, event_id, kind, version, actor, recorded_at, payload, prev, digest = row
+    if (
+        type(campaign) is str
+        and type(seq) is int
+        and type(event_id) is str
+        and type(kind) is str
+        and type(version) is int
+        and type(actor) is str
+        and type(recorded_at) is int
+        and type(payload) is bytes
+        and type(prev) is bytes
+        and type(digest) is bytes
+    ):
+        return Envelope(
+            campaign=campaign,
+            seq=seq,
+            event_id=event_id,
+            type=kind,
+            schema_version=version,
+            actor=actor,
+            recorded_at=recorded_at,
+            payload=payload,
+            prev_hash=prev,
+            hash=digest,
+        )
+    return _envelope_checked(row)
+
+
+_ENVELOPE_FIELDS = (
+    "campaign",
+    "seq",
+    "event_id",
+    "type",
+    "schema_version",
+    "actor",
+    "recorded_at",
+    "payload",
+    "prev_hash",
+    "hash",
+)
+
+
+def _envelope_checked(row: Any) -> Envelope:
+    values = dict(zip(_ENVELOPE_FIELDS, tuple(row), strict=True))
+    where = f"event {values['seq']!r} of campaign {values['campaign']!r}"
+    return _checked(Envelope, values, where)
 
 
 def _head(row: Any) -> CampaignHead:
@@ -120,6 +159,66 @@ _EVENT_COLUMNS = (
 )
 
 
+class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
+    """A campaign's folded state (encoded by its ruleset) as of `seq`, whose event's hash is
+    `hash`."""
+
+    seq: int
+    hash: bytes
+    state: bytes
+
+
+def _snapshot_query(campaign: str, projection: str, upto_seq: int | None) -> Any:
+    # Joined with the event it claims to follow: a snapshot of a history the log no longer
+    # holds (a re-imported or rewritten campaign) does not match and is not used.
+    query = (
+        select(snapshots.c.seq, snapshots.c.hash, snapshots.c.state)
+        .select_from(
+            snapshots.join(
+                events,
+                (events.c.campaign_id == snapshots.c.campaign_id)
+                & (events.c.seq == snapshots.c.seq)
+                & (events.c.hash == snapshots.c.hash),
+            )
+        )
+        .where(snapshots.c.campaign_id == campaign, snapshots.c.projection == projection)
+    )
+    if upto_seq is not None:
+        query = query.where(snapshots.c.seq <= upto_seq)
+    return query
+
+
+def _snapshot(row: Any) -> Snapshot | None:
+    if row is None:
+        return None
+    try:
+        return Snapshot(seq=int(row.seq), hash=bytes(row.hash), state=bytes(row.state))
+    except (TypeError, ValueError):
+        return None  # a damaged cache row: the log is the truth, fold it instead
+
+
+_INSERT_COLUMNS = (
+    "campaign_id",
+    "seq",
+    "event_id",
+    "type",
+    "schema_version",
+    "actor",
+    "recorded_at",
+    "payload",
+    "prev_hash",
+    "hash",
+)
+
+
+def _insert_sql(conn: Connection) -> str:
+    """INSERT INTO events (...) VALUES (?, ...) in the driver's positional parameter style."""
+    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    columns = ", ".join(_INSERT_COLUMNS)
+    marks = ", ".join([mark] * len(_INSERT_COLUMNS))
+    return f"INSERT INTO events ({columns}) VALUES ({marks})"  # noqa: S608 - constants only
+
+
 class CampaignTransaction:
     """One campaign inside an open write transaction, with its head locked."""
 
@@ -152,17 +251,26 @@ class CampaignTransaction:
         return [_envelope(row) for row in self._conn.execute(query.order_by(events.c.seq))]
 
     def append(
-        self, pending: Sequence[Pending], *, expected_seq: int | None = None
+        self,
+        pending: Sequence[Pending],
+        *,
+        expected_seq: int | None = None,
+        fresh_ids: bool = False,
     ) -> AppendResult:
-        """Chain and insert `pending` after the head; see the module docstring for the rules."""
+        """Chain and insert `pending` after the head; see the module docstring for the rules.
+
+        `fresh_ids` says the ids were just drawn (uuid4), so no earlier append can hold them
+        and the look-up for an idempotent retry is skipped; the unique index still guards."""
         if not pending:
             return AppendResult(events=[])
         ids = [p.event_id for p in pending]
         if len(set(ids)) != len(ids):
             raise InvalidInput("event ids in one append must be distinct")
-        replay = self._idempotent_replay(pending)
-        if replay is not None:
-            return replay
+        # A campaign with no events yet (a new one, an import) cannot hold a retried append.
+        if not fresh_ids and self._head.seq > 0:
+            replay = self._idempotent_replay(pending)
+            if replay is not None:
+                return replay
         if expected_seq is not None and expected_seq != self._head.seq:
             raise ConcurrencyConflict(
                 f"campaign {self._head.name} is at seq {self._head.seq}, not {expected_seq} "
@@ -225,22 +333,60 @@ class CampaignTransaction:
         self._head = msgspec.structs.replace(self._head, seq=seq, hash=prev, updated_at=stamp)
         return AppendResult(events=stored)
 
-    def _insert(self, stored: Sequence[Envelope]) -> None:
+    def append_checked(self, chain: Sequence[Envelope]) -> AppendResult:
+        """Store envelopes whose hashes the caller has just checked, each against its own
+        fields and the one before (an import: `read_export` recomputes every hash of the
+        file before anything is written). They must continue this campaign's head exactly:
+        its name, the next seq, the head's hash as the first prev_hash."""
+        if not chain:
+            return AppendResult(events=[])
+        prev, seq = self._head.hash, self._head.seq
+        for envelope in chain:
+            seq += 1
+            if (
+                envelope.campaign != self._head.name
+                or envelope.seq != seq
+                or (envelope.prev_hash != prev)
+            ):
+                raise InvalidInput(
+                    f"event {envelope.seq} of {envelope.campaign} does not continue campaign "
+                    f"{self._head.name} at seq {seq}",
+                    code="bad-import",
+                )
+            prev = envelope.hash
+        try:
+            self._insert(chain)
+        except IntegrityError:
+            raise DuplicateEventId(
+                f"an event id of campaign {self._head.name} is already stored; nothing was imported"
+            ) from None
+        stamp = now_us()
         self._conn.execute(
-            insert(events),
+            update(campaigns)
+            .where(campaigns.c.name == self._head.name, campaigns.c.head_seq == self._head.seq)
+            .values(head_seq=seq, head_hash=prev, updated_at=stamp)
+        )
+        self._head = msgspec.structs.replace(self._head, seq=seq, hash=prev, updated_at=stamp)
+        return AppendResult(events=list(chain))
+
+    def _insert(self, stored: Sequence[Envelope]) -> None:
+        # Straight to the driver's executemany: every value is already str, int or bytes, and
+        # SQLAlchemy's per-value binary wrapping would cost about half of a bulk import.
+        self._conn.exec_driver_sql(
+            _insert_sql(self._conn),
             [
-                {
-                    "campaign_id": e.campaign,
-                    "seq": e.seq,
-                    "event_id": e.event_id,
-                    "type": e.type,
-                    "schema_version": e.schema_version,
-                    "actor": e.actor,
-                    "recorded_at": e.recorded_at,
-                    "payload": e.payload,
-                    "prev_hash": e.prev_hash,
-                    "hash": e.hash,
-                }
+                (
+                    e.campaign,
+                    e.seq,
+                    e.event_id,
+                    e.type,
+                    e.schema_version,
+                    e.actor,
+                    e.recorded_at,
+                    e.payload,
+                    e.prev_hash,
+                    e.hash,
+                )
                 for e in stored
             ],
         )
@@ -258,6 +404,29 @@ class CampaignTransaction:
                     f"{holder.campaign} with a different event; a retry must repeat it exactly"
                 )
         return AppendResult(events=[found[p.event_id] for p in pending], replayed=True)
+
+    def snapshot(self, projection: str) -> Snapshot | None:
+        return _snapshot(
+            self._conn.execute(_snapshot_query(self._head.name, projection, None)).first()
+        )
+
+    def save_snapshot(self, projection: str, seq: int, digest: bytes, state: bytes) -> None:
+        """Replace the campaign's snapshot for `projection` (one is kept per projection)."""
+        self._conn.execute(
+            snapshots.delete().where(
+                snapshots.c.campaign_id == self._head.name, snapshots.c.projection == projection
+            )
+        )
+        self._conn.execute(
+            insert(snapshots).values(
+                campaign_id=self._head.name,
+                projection=projection,
+                seq=seq,
+                hash=digest,
+                state=state,
+                created_at=now_us(),
+            )
+        )
 
     def add_access_token(self, *, token_hash: str, player: str, role: str) -> None:
         self._conn.execute(
@@ -280,6 +449,17 @@ def _same_event(p: Pending, stored: Envelope, campaign: str) -> bool:
         and stored.payload == p.payload
         and (p.recorded_at is None or p.recorded_at == stored.recorded_at)
     )
+
+
+def driver_rows(conn: Connection, query: Any) -> list[tuple[Any, ...]]:
+    """The rows of `query` as the driver's plain tuples: the event columns need no type
+    processing (text, integers, bytes), and `_envelope` checks every value's type anyway."""
+    result = conn.execute(query)
+    try:
+        rows: list[tuple[Any, ...]] = list(result.cursor.fetchall())
+    finally:
+        result.close()
+    return rows
 
 
 class EventStore:
@@ -358,6 +538,36 @@ class EventStore:
             row = conn.execute(select(campaigns).where(campaigns.c.name == campaign)).first()
         return None if row is None else _head(row)
 
+    def snapshot(
+        self, campaign: str, projection: str, upto_seq: int | None = None
+    ) -> Snapshot | None:
+        """The campaign's snapshot for `projection` (at or before `upto_seq`), if it still
+        matches the log."""
+        query = _snapshot_query(campaign, projection, upto_seq)
+        with translated(f"cannot read {self.label}"), self._engine.connect() as conn:
+            return _snapshot(conn.execute(query).first())
+
+    def stream(
+        self, campaign: str, after_seq: int = 0, upto_seq: int | None = None
+    ) -> Iterator[Envelope]:
+        """One campaign's events like `read`, fetched in batches: memory stays bounded however
+        long the log (rebuilds, audits and replays of years of play)."""
+        last = after_seq
+        while True:
+            query = select(*_EVENT_COLUMNS).where(
+                events.c.campaign_id == campaign, events.c.seq > last
+            )
+            if upto_seq is not None:
+                query = query.where(events.c.seq <= upto_seq)
+            query = query.order_by(events.c.seq).limit(_STREAM_BATCH)
+            with translated(f"cannot read {self.label}"), self._engine.connect() as conn:
+                rows = driver_rows(conn, query)
+            for row in rows:
+                yield _envelope(row)
+            if len(rows) < _STREAM_BATCH:
+                return
+            last = rows[-1][1]
+
     def read(
         self, campaign: str, after_seq: int = 0, upto_seq: int | None = None
     ) -> list[Envelope]:
@@ -368,7 +578,7 @@ class EventStore:
         if upto_seq is not None:
             query = query.where(events.c.seq <= upto_seq)
         with translated(f"cannot read {self.label}"), self._engine.connect() as conn:
-            rows = conn.execute(query.order_by(events.c.seq)).all()
+            rows = driver_rows(conn, query.order_by(events.c.seq))
         return [_envelope(row) for row in rows]
 
     def read_all(self) -> Iterator[Envelope]:
@@ -390,5 +600,5 @@ class EventStore:
             if not rows:
                 return
             for row in rows:
-                yield _envelope(row)
+                yield _envelope(tuple(row)[1:])
             last = rows[-1].position

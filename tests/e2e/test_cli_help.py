@@ -12,9 +12,13 @@ from tablelog.cli.app import app
 
 
 def _paths(command: Any, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """Every command path below `command`, asking each group as the CLI does (the root loads
+    its commands' modules on demand)."""
     paths = [prefix]
-    for name, sub in getattr(command, "commands", {}).items():
-        paths.extend(_paths(sub, (*prefix, name)))
+    if hasattr(command, "list_commands"):
+        ctx = typer.Context(command)
+        for name in command.list_commands(ctx):
+            paths.extend(_paths(command.get_command(ctx, name), (*prefix, name)))
     return paths
 
 

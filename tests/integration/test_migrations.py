@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -21,7 +22,14 @@ from tablelog.storage import migrate, open_store
 from tablelog.storage.engine import resolve_url
 from tablelog.storage.schema import metadata
 
-TABLES = {"alembic_version", "access_tokens", "campaigns", "events", "idempotency"}
+TABLES = {
+    "alembic_version",
+    "access_tokens",
+    "campaigns",
+    "events",
+    "idempotency",
+    "snapshots",
+}
 
 
 def tables(target: str) -> set[str]:
@@ -144,32 +152,59 @@ def test_processes_starting_at_once_on_a_new_file_migrate_it_once(tmp_path: Path
         store.close()
 
 
-def test_a_log_written_at_0001_upgrades_intact(target: str) -> None:
-    """A campaign written before 0002 (the service's remembered responses) keeps every event
-    and verifies after the upgrade; the new table starts empty."""
-    from tablelog.commands.demo import write_demo
-    from tablelog.commands.log import verify
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+# Each schema revision's database, as committed (tests/fixtures/README.md): a campaign stored
+# by that revision, with its access tokens. Every later schema change adds one.
+REVISIONS = ["0001", "0002"]
 
+
+def fixture_at(revision: str, target: str) -> None:
+    """Put the committed database of `revision` at `target`: the file itself for SQLite; for
+    PostgreSQL, the schema of that revision with the file's rows copied in."""
+    source = FIXTURES / f"revision_{revision}.db"
+    if "://" not in target:
+        shutil.copyfile(source, target)
+        return
     engine = create_engine(resolve_url(target))
+    sqlite = create_engine(resolve_url(str(source)))
     try:
-        assert migrate.upgrade(engine, "0001") == "0001"
+        assert migrate.upgrade(engine, revision) == revision
+        with sqlite.connect() as old, engine.begin() as new:
+            for name in ("campaigns", "events", "access_tokens"):
+                table = metadata.tables[name]
+                rows = [dict(r._mapping) for r in old.execute(table.select())]
+                new.execute(table.insert(), rows)
+            if engine.dialect.name == "postgresql":  # positions were copied, move the sequence
+                new.execute(
+                    text("SELECT setval('events_position_seq', (SELECT max(position) FROM events))")
+                )
     finally:
         engine.dispose()
-    store = open_store(target, check_schema=False)
+        sqlite.dispose()
+
+
+@pytest.mark.parametrize("revision", REVISIONS)
+def test_a_database_of_an_older_revision_upgrades_intact(target: str, revision: str) -> None:
+    """The committed database of each older revision upgrades to head with every event
+    intact and verifying, and the campaign plays on."""
+    from tablelog.commands.log import verify
+    from tablelog.commands.table import execute
+    from tablelog.rules.improv import commands as c
+
+    fixture_at(revision, target)
+    before = open_store(target, check_schema=False)
     try:
-        written = write_demo(store, "old")
+        stored = before.read("bar-fight")
     finally:
-        store.close()
+        before.close()
+    assert len(stored) == 58
     assert database.upgrade(target).revision == HEAD
+    assert tables(target) == TABLES
     store = open_store(target)
     try:
-        assert store.read("old") == written
+        assert store.read("bar-fight") == stored
+        assert verify(store).ok
+        execute(store, "bar-fight", c.EndSession())
         assert verify(store).ok
     finally:
         store.close()
-    engine = create_engine(resolve_url(target))
-    try:
-        with engine.connect() as conn:
-            assert conn.execute(text("SELECT count(*) FROM idempotency")).scalar_one() == 0
-    finally:
-        engine.dispose()

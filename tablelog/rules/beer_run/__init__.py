@@ -145,6 +145,7 @@ RULESET = Ruleset(
     decide=_decide,
     actor=_actor,
     authorize=_authorize,
+    state_type=BeerRunState,
 )
 
 __all__ = ["RULESET", "BeerRunCommand", "BeerRunEvent", "BeerRunState", "decide", "evolve"]

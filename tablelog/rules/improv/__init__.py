@@ -129,6 +129,7 @@ RULESET = Ruleset(
     decide=_decide,
     actor=_actor,
     authorize=_authorize,
+    state_type=ImprovState,
 )
 
 __all__ = ["RULESET", "ImprovCommand", "ImprovEvent", "ImprovState", "decide", "evolve"]

@@ -16,7 +16,7 @@ GM = "gm"
 HOLDERS = ("gm", "pool", "bank", "out_of_play", "table")
 
 
-@dataclass
+@dataclass(slots=True)
 class Ledger:
     """Every story-token is in exactly one place; moves keep the sum (session resets aside)."""
 
@@ -54,13 +54,13 @@ class Ledger:
         )
 
 
-@dataclass
+@dataclass(slots=True)
 class Player:
     key: str
     display: str
 
 
-@dataclass
+@dataclass(slots=True)
 class Character:
     key: str
     display: str
@@ -73,14 +73,14 @@ class Character:
         return sum(self.uses.values())
 
 
-@dataclass
+@dataclass(slots=True)
 class PileCard:
     card: str
     own: bool  # won by this side itself (only those may be given, one of them)
     deck: str | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Side:
     key: str
     display: str
@@ -95,14 +95,14 @@ class Side:
     fate_losses: int = 0
 
 
-@dataclass
+@dataclass(slots=True)
 class Play:
     card: str
     from_deck: bool = False
     deck: str | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Bonus:
     on: str
     by: str
@@ -113,7 +113,7 @@ class Bonus:
     assist: str | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Fate:
     """Exact ties of one round, waiting for tie-breakers, and their results."""
 
@@ -123,7 +123,7 @@ class Fate:
     choices_due: list[str] = field(default_factory=list)  # extended: losers who must choose
 
 
-@dataclass
+@dataclass(slots=True)
 class Round:
     number: int
     plays: dict[str, Play] = field(default_factory=dict)
@@ -148,7 +148,7 @@ class Round:
         return sum(b.count for b in self.bonuses if b.on == side)
 
 
-@dataclass
+@dataclass(slots=True)
 class Conflict:
     key: str
     kind: Literal["simple", "extended"]
@@ -219,13 +219,13 @@ class Conflict:
         return None
 
 
-@dataclass
+@dataclass(slots=True)
 class Deck:
     draw: list[str] = field(default_factory=list)  # top card first
     discard: list[str] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(slots=True)
 class ImprovState:
     campaign: str
     gm: str

@@ -126,3 +126,11 @@ def test_an_award_counts_toward_the_last_revealed_round(new: Tables) -> None:
     assert "round 1" in error.message
     table.given(c.PlayCard(conflict="f", side="riso", card="2D"), c.Reveal(conflict="f"))
     table.given(c.Award(giver="bob", receiver="richard"))  # round 2 is now the last revealed
+
+
+def test_every_improv_event_has_an_evolve_handler() -> None:
+    import importlib
+    from typing import get_args
+
+    module = importlib.import_module("tablelog.rules.improv.evolve")
+    assert set(module._HANDLERS) == set(get_args(module.ImprovEvent))

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Whole CLI processes on a campaign of 100,000 events, against the stack's import floor.
+#
+#   bash bench/cli.sh [EVENTS]        # default 100000; the campaign is written once, then kept
+#
+# Each command runs once to warm the file cache, then 10 times; the median is printed next to
+# `python -c pass` and `python -c "import sqlalchemy, typer, msgspec"` (the floor: any command
+# must open the database with SQLAlchemy and parse its arguments with Typer), and its ratio to
+# that floor. Set PYTHON to the interpreter of the environment tablelog is installed in.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PYTHON=${PYTHON:-python3}
+EVENTS=${1:-100000}
+DIR=${BENCH_DIR:-${TMPDIR:-/tmp}/tablelog-cli-bench}
+DB="$DIR/cli-$EVENTS.db"
+mkdir -p "$DIR"
+
+if [ ! -f "$DB" ]; then
+  echo "writing a campaign of $EVENTS events through the command layer (once)..." >&2
+  "$PYTHON" bench/generate.py --db "$DB" --events "$EVENTS" --campaign bench
+  # An open conflict to show and to narrate in, as a table in play would have.
+  "$PYTHON" -m tablelog --db "$DB" session start >/dev/null
+  "$PYTHON" -m tablelog --db "$DB" improv open --id live >/dev/null
+  "$PYTHON" -m tablelog --db "$DB" improv stake live riso "Riso gets away" --gm >/dev/null
+  "$PYTHON" -m tablelog --db "$DB" improv stake live kit "Kit stops him" --opposes riso >/dev/null
+fi
+
+SEQ=$("$PYTHON" -m tablelog --db "$DB" campaign list --json | "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)[0]["seq"])')
+
+"$PYTHON" - "$DB" "$SEQ" <<'PY'
+import shlex, statistics, subprocess, sys, time
+
+db, seq = sys.argv[1], int(sys.argv[2])
+py = sys.executable
+
+
+def median(argv: list[str], runs: int = 10) -> float:
+    subprocess.run(argv, check=True, capture_output=True)  # warm-up
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(argv, check=True, capture_output=True)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+tl = [py, "-m", "tablelog", "--db", db]
+floor = median([py, "-c", "import sqlalchemy, typer, msgspec"])
+rows = [
+    ("python -c pass", [py, "-c", "pass"]),
+    ("python -c 'import sqlalchemy, typer, msgspec'", None),
+    ("tablelog --version", [py, "-m", "tablelog", "--version"]),
+    ("tablelog campaign list", tl + ["campaign", "list"]),
+    ("tablelog state --json", tl + ["state", "--json"]),
+    ("tablelog improv show live", tl + ["improv", "show", "live"]),
+    ("tablelog log --since SEQ-20", tl + ["log", "--since", str(seq - 20)]),
+    ("tablelog improv narrate live kit TEXT (a write)", tl + ["improv", "narrate", "live", "kit", "Kit runs."]),
+    ("tablelog audit --conflict live", tl + ["audit", "--conflict", "live"]),
+]
+print(f"campaign of {seq} events in {db}")
+print(f"{'command':<52} {'median s':>9} {'x floor':>8}")
+for name, argv in rows:
+    took = floor if argv is None else median(argv)
+    print(f"{name:<52} {took:>9.3f} {took / floor:>8.2f}")
+PY

@@ -1,0 +1,225 @@
+"""tablelog's store and projections side by side with their peers, in one process run.
+
+    python bench/run.py                       # the full run: 1,000,000 events (a few minutes)
+    python bench/run.py --events 20000 --append-events 5000 --commands 200   # a smoke run
+
+On the same generated Improv play (bench/generate.py, exported as JSON Lines) it times:
+- bulk append: `tablelog import` of the export (hash chain checked and recomputed) against raw
+  sqlite3 executemany, SQLAlchemy Core + msgspec and eventsourcing's batched SQLite saves;
+- commands in-process on a campaign of 10,000 events (decide on the state, append one event,
+  synchronous=FULL) against eventsourcing's get-decide-save on 50-event aggregates;
+- rebuild: folding every stored event into the Improv projections, streamed, with peak memory,
+  against the read+decode floors of raw sqlite3 and SQLAlchemy on the very same file and
+  eventsourcing's reconstruction;
+- `verify` over every event.
+Results go to stdout and, with --out, to a Markdown file with the date, machine and versions.
+Rates are only compared within one run: the machines these run on are shared and noisy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import importlib.metadata
+import os
+import platform
+import shutil
+import sqlite3
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import contextlib
+
+from bench import generate, peers
+from bench.peers.data import Meter, Result, load_rows
+from tablelog.commands import database
+from tablelog.commands.table import execute
+from tablelog.commands.transfer import export_jsonl, import_jsonl
+from tablelog.projections.fold import fold
+from tablelog.rules.improv import commands as c
+from tablelog.storage import open_store
+from tablelog.storage.verify import verify_log
+
+
+def timed(name: str, count: int, work: Callable[[], object], unit: str = "events") -> Result:
+    with Meter() as meter:
+        work()
+    return Result(name=name, events=count, seconds=meter.seconds, peak_mb=meter.peak_mb, unit=unit)
+
+
+def build(scratch: Path, events: int, per_campaign: int) -> tuple[Path, int]:
+    """A database of about `events` events: one campaign through the rules, then copies."""
+    db = scratch / "big.db"
+    store = open_store(str(db), create=True)
+    try:
+        first = generate.write_campaign(store, "bench", min(per_campaign, events))
+        size = len(store.read("bench"))
+        copies = max(0, -(-(events - first) // size))
+        generate.copies(store, "bench", [f"bench-{i}" for i in range(1, copies + 1)])
+        total = sum(head.seq for head in store.campaigns())
+    finally:
+        store.close()
+    return db, total
+
+
+def export_all(db: Path, out: Path, limit: int) -> int:
+    """Export whole campaigns into one JSON Lines file until `limit` events; how many."""
+    store = open_store(str(db))
+    written = 0
+    try:
+        with out.open("wb") as handle:
+            for head in store.campaigns():
+                if written >= limit:
+                    break
+                for line in export_jsonl(store, head.name):
+                    handle.write(line + b"\n")
+                    written += 1
+    finally:
+        store.close()
+    return written
+
+
+def tablelog_import(jsonl: Path, scratch: Path, count: int) -> Result:
+    target = scratch / "imported.db"
+    database.upgrade(str(target))
+    store = open_store(str(target))
+    try:
+        return timed(
+            "tablelog import (chain checked, hashed, appended)",
+            count,
+            lambda: import_jsonl(store, jsonl),
+        )
+    finally:
+        store.close()
+
+
+def tablelog_commands(db: Path, scratch: Path, commands: int) -> Result:
+    """Narration commands on the 10,000-event campaign: each folds nothing old (the state is
+    cached, or read from a snapshot), decides, and appends one event with its own commit."""
+    copy = scratch / "commands.db"
+    store = open_store(str(db))
+    try:
+        source = store.read("bench")
+    finally:
+        store.close()
+    database.upgrade(str(copy))
+    store = open_store(str(copy))
+    try:
+        from tablelog.commands.transfer import write_import
+
+        write_import(store, {"bench": source})
+        execute(store, "bench", c.StartSession())
+        execute(store, "bench", c.OpenConflict(conflict="bench-fight"))
+        execute(store, "bench", c.SetStake(conflict="bench-fight", side="Riso", gm=True, text="x"))
+        execute(
+            store, "bench", c.SetStake(conflict="bench-fight", side="Kit", text="y", opposes="Riso")
+        )
+        held = len(store.read("bench"))
+
+        def run() -> None:
+            for i in range(commands):
+                execute(
+                    store, "bench", c.Narrate(conflict="bench-fight", side="Kit", text=f"line {i}")
+                )
+
+        result = timed(f"tablelog commands on a {held}-event campaign", commands, run, "commands")
+    finally:
+        store.close()
+    return result
+
+
+def tablelog_rebuild(db: Path, total: int) -> Result:
+    store = open_store(str(db))
+
+    def run() -> None:
+        for head in store.campaigns():
+            fold(store.stream(head.name))
+
+    try:
+        return timed("tablelog rebuild (fold into Improv state, streamed)", total, run)
+    finally:
+        store.close()
+
+
+def tablelog_verify(db: Path, total: int) -> Result:
+    store = open_store(str(db))
+    try:
+        result = timed("tablelog verify", total, lambda: verify_log(store))
+    finally:
+        store.close()
+    return result
+
+
+def machine() -> list[str]:
+    versions = []
+    for package in ("sqlalchemy", "msgspec", "eventsourcing", "typer", "litestar"):
+        with contextlib.suppress(importlib.metadata.PackageNotFoundError):
+            versions.append(f"{package} {importlib.metadata.version(package)}")
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return [
+        f"date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC",
+        f"machine: {cpu}, {os.cpu_count()} CPUs, {platform.system()} {platform.release()}",
+        f"python {platform.python_version()}, SQLite {sqlite3.sqlite_version}, "
+        + ", ".join(versions),
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--events", type=int, default=1_000_000, help="rebuild and verify")
+    parser.add_argument("--append-events", type=int, default=200_000, help="bulk appends")
+    parser.add_argument("--per-campaign", type=int, default=10_000)
+    parser.add_argument("--commands", type=int, default=2_000)
+    parser.add_argument("--scratch", type=Path, default=None)
+    parser.add_argument("--out", type=Path, default=None, help="write the results here (.md)")
+    args = parser.parse_args(argv)
+    scratch = args.scratch or Path(tempfile.mkdtemp(prefix="tablelog-bench-"))
+    scratch.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    try:
+        db, total = build(scratch, args.events, args.per_campaign)
+        print(f"generated {total} events in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+        jsonl = scratch / "append.jsonl"
+        appended = export_all(db, jsonl, args.append_events)
+        rows = load_rows(jsonl)
+        results = [
+            tablelog_import(jsonl, scratch, appended),
+            peers.raw_sqlite.append_executemany(rows, scratch),
+            peers.sqlalchemy_msgspec.append_executemany(rows, scratch),
+            peers.eventsourcing_peer.batched_append(rows, scratch),
+            tablelog_commands(db, scratch, args.commands),
+            peers.eventsourcing_peer.get_decide_save(scratch, args.commands, rows=rows),
+            tablelog_rebuild(db, total),
+            peers.raw_sqlite.read_decode(db),
+            peers.sqlalchemy_msgspec.read_decode(db),
+            peers.eventsourcing_peer.reconstruct(
+                scratch, min(total, args.append_events), rows=rows
+            ),
+            tablelog_verify(db, total),
+        ]
+    finally:
+        if args.scratch is None:
+            shutil.rmtree(scratch, ignore_errors=True)
+    lines = [*machine(), "", "```", peers.format_table(results), "```"]
+    text = "\n".join(lines)
+    print(text)
+    if args.out is not None:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(f"# tablelog benchmark\n\n{text}\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

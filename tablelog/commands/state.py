@@ -1,0 +1,193 @@
+"""The state a command or a read works on, without replaying the whole log each time.
+
+Each process keeps, per store and campaign, the folded state at the newest seq it has seen
+and the hash of that event; the next command reads only the events after it (checking that
+the first one chains onto that hash, so a log changed behind its back is folded afresh). A
+process that has not seen the campaign starts from its newest snapshot: the state encoded by
+the ruleset every `SNAPSHOT_EVERY` events, in the append transaction, keyed by the
+ruleset's projection version (a snapshot of another version, or of a history the log no longer
+holds, is ignored). Snapshots are a cache: the audit, replay, export and verify read events.
+
+The cached state is shared, so it is only ever touched with its entry's lock held: writers
+hold it for the whole transaction (they queue on the database lock anyway), readers while
+they build their view (`reading`).
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from tablelog.errors import NotFound, StorageError
+from tablelog.events.envelope import Envelope
+from tablelog.projections.fold import Folded, fold, fold_onto
+from tablelog.rules import registry
+from tablelog.storage import CampaignTransaction, EventStore
+from tablelog.storage.store import CampaignHead, Snapshot
+
+SNAPSHOT_EVERY = 200
+_CAMPAIGNS_KEPT = 64
+
+
+@dataclass
+class Entry:
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    folded: Folded | None = None
+    hash: bytes = b""  # the hash of the event at folded.seq
+    saved: int = -1  # the seq of the stored snapshot, as far as this process knows (-1: unknown)
+
+
+class _Cache:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._entries: OrderedDict[str, Entry] = OrderedDict()
+
+    def entry(self, campaign: str) -> Entry:
+        with self._lock:
+            found = self._entries.get(campaign)
+            if found is None:
+                found = self._entries[campaign] = Entry()
+                if len(self._entries) > _CAMPAIGNS_KEPT:
+                    self._entries.popitem(last=False)
+            else:
+                self._entries.move_to_end(campaign)
+            return found
+
+
+_CACHES: weakref.WeakKeyDictionary[EventStore, _Cache] = weakref.WeakKeyDictionary()
+_CACHES_LOCK = threading.Lock()
+
+
+def _entry(store: EventStore, campaign: str) -> Entry:
+    with _CACHES_LOCK:
+        cache = _CACHES.get(store)
+        if cache is None:
+            cache = _CACHES[store] = _Cache()
+    return cache.entry(campaign)
+
+
+ReadAfter = Callable[[int], Sequence[Envelope]]
+ReadSnapshot = Callable[[str], Snapshot | None]
+
+
+def _load(
+    entry: Entry, head: CampaignHead, read_after: ReadAfter, read_snapshot: ReadSnapshot
+) -> Folded:
+    """Bring the entry to `head` and return its state (the entry's lock is held)."""
+    folded = entry.folded
+    if folded is not None and (
+        folded.seq > head.seq or (folded.seq == head.seq and entry.hash != head.hash)
+    ):
+        folded = None  # the log is not the one this state was folded from
+    if folded is not None and folded.seq < head.seq:
+        newer = read_after(folded.seq)
+        if not newer or newer[0].prev_hash != entry.hash:
+            folded = None
+        else:
+            fold_onto(folded, newer)
+            entry.hash = newer[-1].hash
+    if folded is None:
+        folded = _from_snapshot(entry, head, read_after, read_snapshot)
+    entry.folded = folded
+    return folded
+
+
+def _from_snapshot(
+    entry: Entry, head: CampaignHead, read_after: ReadAfter, read_snapshot: ReadSnapshot
+) -> Folded:
+    rules = registry.get(head.ruleset)
+    snap = read_snapshot(rules.projection)
+    if snap is not None and snap.seq <= head.seq:
+        try:
+            state = rules.decode_state(snap.state)
+        except ValueError:
+            snap = None  # unreadable: the log is the truth
+        else:
+            folded = Folded(head.name, rules, state, snap.seq)
+            newer = read_after(snap.seq)
+            if not newer or newer[0].prev_hash == snap.hash:
+                fold_onto(folded, newer)
+                entry.hash = newer[-1].hash if newer else snap.hash
+                entry.saved = snap.seq
+                return folded
+    envelopes = read_after(0)
+    if not envelopes:
+        raise StorageError("the campaign has no events; `tablelog verify` checks the log")
+    folded = fold(envelopes)
+    entry.hash = envelopes[-1].hash
+    entry.saved = snap.seq if snap is not None else 0
+    return folded
+
+
+def entry_for(store: EventStore, campaign: str) -> Entry:
+    """The campaign's cache entry; hold its lock around `load_locked` ... `advance`."""
+    return _entry(store, campaign)
+
+
+def load_locked(entry: Entry, tx: CampaignTransaction) -> Folded:
+    """The state at the transaction's locked head (entry lock held)."""
+    return _load(entry, tx.head, lambda seq: list(tx.events(seq)), tx.snapshot)
+
+
+def snapshot_due(entry: Entry, tx: CampaignTransaction, folded: Folded) -> int | None:
+    """Write the state `folded` (at the head before this append) as the campaign's snapshot
+    when enough events have passed since the last one; the seq written, or None."""
+    if entry.saved < 0:
+        stored = tx.snapshot(folded.ruleset.projection)
+        entry.saved = stored.seq if stored is not None else 0
+    if folded.seq - entry.saved < SNAPSHOT_EVERY:
+        return None
+    tx.save_snapshot(
+        folded.ruleset.projection, folded.seq, entry.hash, folded.ruleset.encode_state(folded.state)
+    )
+    return folded.seq
+
+
+def advance(entry: Entry, written: Sequence[Envelope], saved: int | None) -> None:
+    """After the commit: fold what was appended into the cached state."""
+    if saved is not None:
+        entry.saved = saved
+    if written and entry.folded is not None:
+        fold_onto(entry.folded, written)
+        entry.hash = written[-1].hash
+
+
+@contextmanager
+def reading(store: EventStore, campaign: str) -> Iterator[Folded]:
+    """The campaign's state now, valid inside the block only (it is shared and moves on)."""
+    head = store.head(campaign)
+    if head is None:
+        raise NotFound(f"campaign {campaign!r} does not exist in {store.label}")
+    entry = _entry(store, campaign)
+    with entry.lock:
+        yield _load(
+            entry,
+            head,
+            lambda seq: store.read(campaign, after_seq=seq, upto_seq=head.seq),
+            lambda projection: store.snapshot(campaign, projection, upto_seq=head.seq),
+        )
+
+
+def state_at(store: EventStore, campaign: str, at: int) -> Folded:
+    """The campaign's state as of seq `at`: from the newest snapshot at or before it, or from
+    the first event (a private copy: the caller may keep it)."""
+    head = store.head(campaign)
+    if head is None:
+        raise NotFound(f"campaign {campaign!r} does not exist in {store.label}")
+    rules = registry.get(head.ruleset)
+    snap = store.snapshot(campaign, rules.projection, upto_seq=at)
+    if snap is not None:
+        try:
+            folded = Folded(campaign, rules, rules.decode_state(snap.state), snap.seq)
+        except ValueError:
+            pass
+        else:
+            newer = store.read(campaign, after_seq=snap.seq, upto_seq=at)
+            if not newer or newer[0].prev_hash == snap.hash:
+                fold_onto(folded, newer)
+                return folded
+    return fold(store.stream(campaign, upto_seq=at))

@@ -1,0 +1,48 @@
+"""A small run of the benchmark harness: every workload, tablelog's and its peers', runs to the
+end on a few thousand events. No timing is asserted (the machines are shared and noisy); the
+figures live in bench/results/."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def test_the_harness_runs_every_workload(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "bench" / "run.py"),
+            "--events",
+            "2500",
+            "--per-campaign",
+            "1000",
+            "--append-events",
+            "1000",
+            "--commands",
+            "20",
+            "--scratch",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    for workload in (
+        "tablelog import",
+        "raw sqlite3 executemany",
+        "sqlalchemy executemany",
+        "eventsourcing save",
+        "tablelog commands",
+        "eventsourcing get+decide+save",
+        "tablelog rebuild",
+        "sqlalchemy read+decode",
+        "eventsourcing reconstruct",
+        "tablelog verify",
+    ):
+        assert workload in done.stdout, done.stdout

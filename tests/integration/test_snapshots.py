@@ -1,0 +1,161 @@
+"""Snapshots and the per-process state cache: a command never needs the whole log, and yet
+the state it decides on is always the fold of the log as it stands.
+
+Each check compares the state a command or a read works on with a fresh fold of every
+stored event, on SQLite and PostgreSQL. Snapshots are written every few events here
+(`SNAPSHOT_EVERY` is lowered) so a short campaign crosses several.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from sqlalchemy import select, update
+
+from tablelog.commands import database, state
+from tablelog.commands.campaigns import create_campaign
+from tablelog.commands.table import campaign_state, execute
+from tablelog.projections.fold import fold
+from tablelog.projections.views import state_view
+from tablelog.rules import improv
+from tablelog.rules.improv import commands as c
+from tablelog.storage import EventStore, open_store
+from tablelog.storage.schema import snapshots
+
+EVERY = 5
+
+
+@pytest.fixture(autouse=True)
+def frequent_snapshots(monkeypatch: pytest.MonkeyPatch, target: str) -> None:
+    monkeypatch.setattr(state, "SNAPSHOT_EVERY", EVERY)
+    database.upgrade(target)
+
+
+def scenes(store: EventStore, count: int) -> None:
+    """`count` scenes ended and begun again: cheap events that each move the state on."""
+    for _ in range(count):
+        execute(store, "t", c.EndScene())
+        execute(store, "t", c.StartScene(title="again"))
+
+
+def table(store: EventStore) -> None:
+    create_campaign(store, "t", ruleset="improv")
+    for player, name in (("bob", "Kit"), ("sue", "Jason")):
+        execute(store, "t", c.CreateCharacter(player=player, character=name, talents=[]))
+    execute(store, "t", c.StartSession())
+    execute(store, "t", c.StartScene())
+
+
+def fresh_fold(store: EventStore) -> object:
+    folded = fold(store.read("t"))
+    return state_view(folded, None)
+
+
+def cached(store: EventStore) -> object:
+    return state_view(campaign_state(store, "t"), None)
+
+
+def snapshot_seqs(store: EventStore) -> list[int]:
+    with store.engine.connect() as conn:
+        return [row.seq for row in conn.execute(select(snapshots.c.seq))]
+
+
+def test_commands_write_snapshots_and_every_state_is_the_fold(target: str) -> None:
+    store = open_store(target, create=True)
+    try:
+        table(store)
+        scenes(store, 6)
+        assert snapshot_seqs(store), "no snapshot written"
+        assert cached(store) == fresh_fold(store)
+    finally:
+        store.close()
+    # Another process (a new store, an empty cache) starts from the snapshot and agrees.
+    again = open_store(target)
+    try:
+        snap = again.snapshot("t", "improv:1")
+        assert snap is not None
+        assert 0 < snap.seq < again.read("t")[-1].seq
+        assert cached(again) == fresh_fold(again)
+        scenes(again, 2)
+        assert cached(again) == fresh_fold(again)
+    finally:
+        again.close()
+
+
+def test_a_log_moved_on_by_another_writer_is_caught_up(target: str) -> None:
+    first, second = open_store(target, create=True), open_store(target)
+    try:
+        table(first)
+        assert cached(first) == fresh_fold(first)
+        scenes(second, 3)  # the first store's cached state is now behind
+        assert cached(first) == fresh_fold(first)
+        scenes(first, 1)
+        assert cached(second) == fresh_fold(second)
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_snapshot_that_does_not_match_the_log_is_ignored(target: str) -> None:
+    store = open_store(target, create=True)
+    try:
+        table(store)
+        scenes(store, 4)
+        real = fresh_fold(store)
+        seq = plant_wrong_state(store)
+        # The planted state is used when its hash is the event's (the cache has teeth)...
+        assert read_fresh(target) != real
+        # ...and ignored when it claims another history, or when its bytes are damaged.
+        with store.engine.begin() as conn:
+            conn.execute(update(snapshots).values(hash=b"\x01" * 32))
+        assert read_fresh(target) == real
+        with store.engine.begin() as conn:
+            conn.execute(update(snapshots).values(state=b"\xc1 damaged", hash=_hash(store, seq)))
+        assert read_fresh(target) == real
+    finally:
+        store.close()
+
+
+def plant_wrong_state(store: EventStore) -> int:
+    """Store, as the snapshot at the head, a state the log does not lead to."""
+    folded = fold(store.read("t"))
+    folded.state.session = 99
+    with store.transaction("t") as tx:
+        tx.save_snapshot(
+            folded.ruleset.projection,
+            folded.seq,
+            _hash(store, folded.seq),
+            folded.ruleset.encode_state(folded.state),
+        )
+    return folded.seq
+
+
+def read_fresh(target: str) -> object:
+    """The state as a new process reads it (a new store: an empty cache)."""
+    fresh = open_store(target)
+    try:
+        return cached(fresh)
+    finally:
+        fresh.close()
+
+
+def test_a_snapshot_of_another_projection_version_is_not_used(
+    target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = open_store(target, create=True)
+    try:
+        table(store)
+        scenes(store, 4)
+        real = fresh_fold(store)
+        plant_wrong_state(store)
+        assert read_fresh(target) != real
+        # A tablelog whose Improv evolve changed (projection version 2) folds the log instead.
+        monkeypatch.setattr(improv, "RULESET", dataclasses.replace(improv.RULESET, version=2))
+        assert read_fresh(target) == real
+    finally:
+        store.close()
+
+
+def _hash(store: EventStore, seq: int) -> bytes:
+    return next(e.hash for e in store.read("t") if e.seq == seq)
