@@ -58,7 +58,7 @@ rows = [
     ("tablelog improv narrate live kit TEXT (a write)", tl + ["improv", "narrate", "live", "kit", "Kit runs."]),
     ("tablelog audit --conflict live", tl + ["audit", "--conflict", "live"]),
 ]
-print(f"campaign of {seq} events in {db}")
+print(f"campaign of {seq} events in {db.rsplit('/', 1)[-1]}")
 print(f"{'command':<52} {'median s':>9} {'x floor':>8}")
 for name, argv in rows:
     took = floor if argv is None else median(argv)

@@ -7,7 +7,7 @@ order. The local CLI and the service render the same items.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import msgspec
@@ -55,6 +55,14 @@ def log_items(
     viewer: str | None = None,
 ) -> list[LogItem]:
     envelopes = read_log(store, campaign, since=since, conflict=conflict)
+    return items_of(store, campaign, envelopes, viewer)
+
+
+def items_of(
+    store: EventStore, campaign: str, envelopes: Sequence[Envelope], viewer: str | None
+) -> list[LogItem]:
+    """These events of the campaign as `viewer` may see them now (a command's response is
+    built from the events it just wrote, without reading them back)."""
     if viewer is None:
         return [_item(e, decoded(e), None) for e in envelopes]
     # What a viewer may see depends on the state now (a card revealed since is public).

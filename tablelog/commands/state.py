@@ -159,11 +159,14 @@ def advance(entry: Entry, written: Sequence[Envelope], saved: int | None) -> Non
 @contextmanager
 def reading(store: EventStore, campaign: str) -> Iterator[Folded]:
     """The campaign's state now, valid inside the block only (it is shared and moves on)."""
-    head = store.head(campaign)
-    if head is None:
-        raise NotFound(f"campaign {campaign!r} does not exist in {store.label}")
     entry = _entry(store, campaign)
     with entry.lock:
+        # The head is read with the lock held: read before it, a writer finishing in between
+        # would leave the cached state newer than that head, and the cache would be thrown
+        # away for nothing.
+        head = store.head(campaign)
+        if head is None:
+            raise NotFound(f"campaign {campaign!r} does not exist in {store.label}")
         yield _load(
             entry,
             head,

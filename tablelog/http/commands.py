@@ -17,7 +17,7 @@ from litestar.handlers import HTTPRouteHandler
 from litestar.params import FromPath, HeaderParameter, JSONBody
 
 from tablelog.commands.access import Caller
-from tablelog.commands.reads import log_items
+from tablelog.commands.reads import items_of
 from tablelog.commands.table import execute
 from tablelog.errors import InvalidInput, StorageError, TablelogError
 from tablelog.events.envelope import Envelope
@@ -60,13 +60,10 @@ def _result(
     if not written:
         head = store.head(campaign)
         return WriteResult(campaign=campaign, seq=head.seq if head else 0, events=[])
-    first, last = written[0].seq, written[-1].seq
-    items = [
-        i for i in log_items(store, campaign, since=first, viewer=caller.viewer) if i.seq <= last
-    ]
+    items = items_of(store, campaign, written, caller.viewer)
     return WriteResult(
         campaign=campaign,
-        seq=last,
+        seq=written[-1].seq,
         events=[Written(seq=i.seq, type=_type(i.line), text=i.text, line=i.line) for i in items],
     )
 

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import msgspec
-from sqlalchemy import Engine, insert, select, update
+from sqlalchemy import Engine, insert, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
@@ -211,6 +211,23 @@ _INSERT_COLUMNS = (
 )
 
 
+# Statements every command runs, written out once: building them as SQLAlchemy expressions
+# each time cost more than the database work itself (bench/postgres.py).
+_LOCK_HEAD = (
+    "SELECT name, ruleset, created_at, head_seq, head_hash, updated_at FROM campaigns "
+    "WHERE name = ?"
+)
+_MOVE_HEAD = (
+    "UPDATE campaigns SET head_seq = ?, head_hash = ?, updated_at = ? "
+    "WHERE name = ? AND head_seq = ?"
+)
+
+
+def _sql(conn: Connection, text: str) -> str:
+    """`text` (written with ? placeholders) in the driver's parameter style."""
+    return text if conn.dialect.paramstyle == "qmark" else text.replace("?", "%s")
+
+
 def _insert_sql(conn: Connection) -> str:
     """INSERT INTO events (...) VALUES (?, ...) in the driver's positional parameter style."""
     mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
@@ -319,12 +336,8 @@ class CampaignTransaction:
                 f"an event id of this append was stored by another writer at the same moment; "
                 f"a retry must repeat it exactly (campaign {self._head.name})"
             ) from None
-        moved = self._conn.execute(
-            update(campaigns)
-            .where(campaigns.c.name == self._head.name, campaigns.c.head_seq == self._head.seq)
-            .values(head_seq=seq, head_hash=prev, updated_at=stamp)
-        )
-        if moved.rowcount != 1:  # only possible if the lock was bypassed
+        moved = self._move_head(seq, prev, stamp)
+        if moved != 1:  # only possible if the lock was bypassed
             raise ConcurrencyConflict(
                 f"campaign {self._head.name} moved during the append; try again",
                 expected=self._head.seq,
@@ -361,13 +374,17 @@ class CampaignTransaction:
                 f"an event id of campaign {self._head.name} is already stored; nothing was imported"
             ) from None
         stamp = now_us()
-        self._conn.execute(
-            update(campaigns)
-            .where(campaigns.c.name == self._head.name, campaigns.c.head_seq == self._head.seq)
-            .values(head_seq=seq, head_hash=prev, updated_at=stamp)
-        )
+        self._move_head(seq, prev, stamp)
         self._head = msgspec.structs.replace(self._head, seq=seq, hash=prev, updated_at=stamp)
         return AppendResult(events=list(chain))
+
+    def _move_head(self, seq: int, digest: bytes, stamp: int) -> int:
+        """Move the campaign's head from the seq this transaction locked; rows changed."""
+        result = self._conn.exec_driver_sql(
+            _sql(self._conn, _MOVE_HEAD), (seq, digest, stamp, self._head.name, self._head.seq)
+        )
+        moved: int = result.rowcount
+        return moved
 
     def _insert(self, stored: Sequence[Envelope]) -> None:
         # Straight to the driver's executemany: every value is already str, int or bytes, and
@@ -494,10 +511,9 @@ class EventStore:
     def transaction(self, campaign: str) -> Iterator[CampaignTransaction]:
         """Lock `campaign`'s head for writing; commit on exit, roll back on an exception."""
         with self._writing(f"cannot write campaign {campaign!r}") as conn:
-            query = select(campaigns).where(campaigns.c.name == campaign)
-            if not self.is_sqlite:
-                query = query.with_for_update()
-            row = conn.execute(query).first()
+            # SQLite's BEGIN IMMEDIATE already holds the file's write lock.
+            lock = _LOCK_HEAD if self.is_sqlite else f"{_LOCK_HEAD} FOR UPDATE"
+            row = conn.exec_driver_sql(_sql(conn, lock), (campaign,)).first()
             if row is None:
                 raise NotFound(f"campaign {campaign!r} does not exist in {self.label}")
             yield CampaignTransaction(conn, _head(row))

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.conftest import pg_base_url
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 
@@ -46,3 +48,29 @@ def test_the_harness_runs_every_workload(tmp_path: Path) -> None:
         "tablelog verify",
     ):
         assert workload in done.stdout, done.stdout
+
+
+def test_the_service_benchmark_runs(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "service.py"), "--smoke", "--dir", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "tablelog commands" in done.stdout
+    assert "bare reads" in done.stdout
+
+
+def test_the_postgresql_benchmark_runs() -> None:
+    url = pg_base_url()
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "postgres.py"), "--smoke", "--url", url],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "tablelog, 8 campaigns" in done.stdout
