@@ -343,17 +343,12 @@ class Run:
 
 
 def snapshot(folded: Folded) -> Any:
-    """The state as the ruleset's state view shows it, when beer-run has one, and its repr."""
-    shown: Any = None
-    try:
-        from tablelog.projections.registry import views_for
+    """The state as the ruleset's state view shows it, and the state itself (dataclass
+    equality: a set's order may differ between two folds, its members may not)."""
+    from tablelog.projections.registry import views_for
 
-        views = views_for("beer-run")
-    except (ImportError, AttributeError, TypeError):
-        views = None
-    if views is not None:
-        shown = msgspec.to_builtins(views.state_view(folded.state, folded.seq, None))
-    return shown, repr(folded.state), folded.seq
+    shown = msgspec.to_builtins(views_for("beer-run").state_view(folded.state, folded.seq, None))
+    return shown, folded.state, folded.seq
 
 
 def check_states(run: Run) -> None:
