@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -152,41 +151,35 @@ def test_processes_starting_at_once_on_a_new_file_migrate_it_once(tmp_path: Path
         store.close()
 
 
-FIXTURES = Path(__file__).parent.parent / "fixtures"
-# Each schema revision's database, as committed (tests/fixtures/README.md): a campaign stored
-# by that revision, with its access tokens. Every later schema change adds one.
+# Every revision before head: a database left at each must upgrade with its log intact.
 REVISIONS = ["0001", "0002"]
 
 
 def fixture_at(revision: str, target: str) -> None:
-    """Put the committed database of `revision` at `target`: the file itself for SQLite; for
-    PostgreSQL, the schema of that revision with the file's rows copied in."""
-    source = FIXTURES / f"revision_{revision}.db"
-    if "://" not in target:
-        shutil.copyfile(source, target)
-        return
-    engine = create_engine(resolve_url(target))
-    sqlite = create_engine(resolve_url(str(source)))
+    """A database at `revision` holding a real campaign: the demo's bar fight and an
+    invitation (58 events) and their access tokens, written at head and downgraded (the
+    revisions after 0001 only add tables, so the rows are what `revision` stores)."""
+    from tablelog.commands import access
+    from tablelog.commands.demo import write_demo
+
+    database.upgrade(target)
+    store = open_store(target)
     try:
-        assert migrate.upgrade(engine, revision) == revision
-        with sqlite.connect() as old, engine.begin() as new:
-            for name in ("campaigns", "events", "access_tokens"):
-                table = metadata.tables[name]
-                rows = [dict(r._mapping) for r in old.execute(table.select())]
-                new.execute(table.insert(), rows)
-            if engine.dialect.name == "postgresql":  # positions were copied, move the sequence
-                new.execute(
-                    text("SELECT setval('events_position_seq', (SELECT max(position) FROM events))")
-                )
+        write_demo(store, "bar-fight")
+        access.invite(store, "bar-fight", "susan")
+    finally:
+        store.close()
+    engine = create_engine(resolve_url(target))
+    try:
+        assert migrate.downgrade(engine, revision) == revision
     finally:
         engine.dispose()
-        sqlite.dispose()
 
 
 @pytest.mark.parametrize("revision", REVISIONS)
 def test_a_database_of_an_older_revision_upgrades_intact(target: str, revision: str) -> None:
-    """The committed database of each older revision upgrades to head with every event
-    intact and verifying, and the campaign plays on."""
+    """A database of each older revision upgrades to head with every event intact and
+    verifying, and the campaign plays on."""
     from tablelog.commands.log import verify
     from tablelog.commands.table import execute
     from tablelog.rules.improv import commands as c
