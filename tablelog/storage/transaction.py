@@ -1,0 +1,287 @@
+"""One campaign inside an open write transaction, its head locked: append, snapshots, tokens.
+
+`EventStore.transaction` opens it (see store.py); the append chains each event's hash onto the
+head in the same transaction, so a commit moves the head and the log together or not at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import msgspec
+from sqlalchemy import insert, select
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
+
+from tablelog.errors import ConcurrencyConflict, DuplicateEventId, InvalidInput
+from tablelog.events.envelope import Envelope, Pending
+from tablelog.storage.chain import event_hash
+from tablelog.storage.rows import (
+    EVENT_COLUMNS,
+    AppendResult,
+    CampaignHead,
+    Snapshot,
+    envelope_of,
+    now_us,
+    snapshot_of,
+    snapshot_query,
+    sql_for,
+)
+from tablelog.storage.schema import access_tokens, events, snapshots
+
+_INSERT_COLUMNS = (
+    "campaign_id",
+    "seq",
+    "event_id",
+    "type",
+    "schema_version",
+    "actor",
+    "recorded_at",
+    "payload",
+    "prev_hash",
+    "hash",
+)
+
+
+# Statements every command runs, written out once: building them as SQLAlchemy expressions
+# each time cost more than the database work itself (bench/postgres.py).
+_INSERT = (
+    f"INSERT INTO events ({', '.join(_INSERT_COLUMNS)}) "  # noqa: S608 - constants only
+    f"VALUES ({', '.join(['?'] * len(_INSERT_COLUMNS))})"
+)
+_MOVE_HEAD = (
+    "UPDATE campaigns SET head_seq = ?, head_hash = ?, updated_at = ? "
+    "WHERE name = ? AND head_seq = ?"
+)
+
+
+class CampaignTransaction:
+    """One campaign inside an open write transaction, with its head locked."""
+
+    def __init__(self, connection: Connection, head: CampaignHead) -> None:
+        self._conn = connection
+        self._head = head
+
+    @property
+    def head(self) -> CampaignHead:
+        return self._head
+
+    @property
+    def connection(self) -> Connection:
+        """The transaction's connection, for rows written with the events (tokens, responses)."""
+        return self._conn
+
+    def events(self, after_seq: int = 0) -> Iterator[Envelope]:
+        query = (
+            select(*EVENT_COLUMNS)
+            .where(events.c.campaign_id == self._head.name, events.c.seq > after_seq)
+            .order_by(events.c.seq)
+        )
+        for row in self._conn.execute(query):
+            yield envelope_of(row)
+
+    def find(self, event_ids: Sequence[str]) -> list[Envelope]:
+        if not event_ids:
+            return []
+        query = select(*EVENT_COLUMNS).where(events.c.event_id.in_(list(event_ids)))
+        return [envelope_of(row) for row in self._conn.execute(query.order_by(events.c.seq))]
+
+    def append(
+        self,
+        pending: Sequence[Pending],
+        *,
+        expected_seq: int | None = None,
+        fresh_ids: bool = False,
+    ) -> AppendResult:
+        """Chain and insert `pending` after the head; see the module docstring for the rules.
+
+        `fresh_ids` says the ids were just drawn (uuid4), so no earlier append can hold them
+        and the look-up for an idempotent retry is skipped; the unique index still guards."""
+        if not pending:
+            return AppendResult(events=[])
+        ids = [p.event_id for p in pending]
+        if len(set(ids)) != len(ids):
+            raise InvalidInput("event ids in one append must be distinct")
+        # A campaign with no events yet (a new one, an import) cannot hold a retried append.
+        if not fresh_ids and self._head.seq > 0:
+            replay = self._idempotent_replay(pending)
+            if replay is not None:
+                return replay
+        if expected_seq is not None and expected_seq != self._head.seq:
+            raise ConcurrencyConflict(
+                f"campaign {self._head.name} is at seq {self._head.seq}, not {expected_seq} "
+                "as the request expected; reload and try again",
+                expected=expected_seq,
+                actual=self._head.seq,
+            )
+        stamp = now_us()
+        prev, seq = self._head.hash, self._head.seq
+        stored: list[Envelope] = []
+        for p in pending:
+            seq += 1
+            recorded_at = stamp if p.recorded_at is None else p.recorded_at
+            digest = event_hash(
+                prev_hash=prev,
+                campaign=self._head.name,
+                seq=seq,
+                event_id=p.event_id,
+                type=p.type,
+                schema_version=p.schema_version,
+                actor=p.actor,
+                recorded_at=recorded_at,
+                payload=p.payload,
+            )
+            stored.append(
+                Envelope(
+                    campaign=self._head.name,
+                    seq=seq,
+                    event_id=p.event_id,
+                    type=p.type,
+                    schema_version=p.schema_version,
+                    actor=p.actor,
+                    recorded_at=recorded_at,
+                    payload=p.payload,
+                    prev_hash=prev,
+                    hash=digest,
+                )
+            )
+            prev = digest
+        try:
+            self._insert(stored)
+        except IntegrityError:
+            # Only event_id can collide here (seq is protected by the lock): the same id was
+            # appended concurrently to another campaign, whose lock this writer does not hold.
+            raise DuplicateEventId(
+                f"an event id of this append was stored by another writer at the same moment; "
+                f"a retry must repeat it exactly (campaign {self._head.name})"
+            ) from None
+        moved = self._move_head(seq, prev, stamp)
+        if moved != 1:  # only possible if the lock was bypassed
+            raise ConcurrencyConflict(
+                f"campaign {self._head.name} moved during the append; try again",
+                expected=self._head.seq,
+                actual=-1,
+            )
+        self._head = msgspec.structs.replace(self._head, seq=seq, hash=prev, updated_at=stamp)
+        return AppendResult(events=stored)
+
+    def append_checked(self, chain: Sequence[Envelope]) -> AppendResult:
+        """Store envelopes whose hashes the caller has just checked, each against its own
+        fields and the one before (an import: `read_export` recomputes every hash of the
+        file before anything is written). They must continue this campaign's head exactly:
+        its name, the next seq, the head's hash as the first prev_hash."""
+        if not chain:
+            return AppendResult(events=[])
+        prev, seq = self._head.hash, self._head.seq
+        for envelope in chain:
+            seq += 1
+            if (
+                envelope.campaign != self._head.name
+                or envelope.seq != seq
+                or (envelope.prev_hash != prev)
+            ):
+                raise InvalidInput(
+                    f"event {envelope.seq} of {envelope.campaign} does not continue campaign "
+                    f"{self._head.name} at seq {seq}",
+                    code="bad-import",
+                )
+            prev = envelope.hash
+        try:
+            self._insert(chain)
+        except IntegrityError:
+            raise DuplicateEventId(
+                f"an event id of campaign {self._head.name} is already stored; nothing was imported"
+            ) from None
+        stamp = now_us()
+        self._move_head(seq, prev, stamp)
+        self._head = msgspec.structs.replace(self._head, seq=seq, hash=prev, updated_at=stamp)
+        return AppendResult(events=list(chain))
+
+    def _move_head(self, seq: int, digest: bytes, stamp: int) -> int:
+        """Move the campaign's head from the seq this transaction locked; rows changed."""
+        result = self._conn.exec_driver_sql(
+            sql_for(self._conn, _MOVE_HEAD), (seq, digest, stamp, self._head.name, self._head.seq)
+        )
+        moved: int = result.rowcount
+        return moved
+
+    def _insert(self, stored: Sequence[Envelope]) -> None:
+        # Straight to the driver's executemany: every value is already str, int or bytes, and
+        # SQLAlchemy's per-value binary wrapping would cost about half of a bulk import.
+        self._conn.exec_driver_sql(
+            sql_for(self._conn, _INSERT),
+            [
+                (
+                    e.campaign,
+                    e.seq,
+                    e.event_id,
+                    e.type,
+                    e.schema_version,
+                    e.actor,
+                    e.recorded_at,
+                    e.payload,
+                    e.prev_hash,
+                    e.hash,
+                )
+                for e in stored
+            ],
+        )
+
+    def _idempotent_replay(self, pending: Sequence[Pending]) -> AppendResult | None:
+        found = {e.event_id: e for e in self.find([p.event_id for p in pending])}
+        if not found:
+            return None
+        for p in pending:
+            original = found.get(p.event_id)
+            if original is None or not _same_event(p, original, self._head.name):
+                holder = original or next(iter(found.values()))
+                raise DuplicateEventId(
+                    f"event id {holder.event_id} is already used by seq {holder.seq} of campaign "
+                    f"{holder.campaign} with a different event; a retry must repeat it exactly"
+                )
+        return AppendResult(events=[found[p.event_id] for p in pending], replayed=True)
+
+    def snapshot(self, projection: str) -> Snapshot | None:
+        return snapshot_of(
+            self._conn.execute(snapshot_query(self._head.name, projection, None)).first()
+        )
+
+    def save_snapshot(self, projection: str, seq: int, digest: bytes, state: bytes) -> None:
+        """Replace the campaign's snapshot for `projection` (one is kept per projection)."""
+        self._conn.execute(
+            snapshots.delete().where(
+                snapshots.c.campaign_id == self._head.name, snapshots.c.projection == projection
+            )
+        )
+        self._conn.execute(
+            insert(snapshots).values(
+                campaign_id=self._head.name,
+                projection=projection,
+                seq=seq,
+                hash=digest,
+                state=state,
+                created_at=now_us(),
+            )
+        )
+
+    def add_access_token(self, *, token_hash: str, player: str, role: str) -> None:
+        self._conn.execute(
+            insert(access_tokens).values(
+                token_hash=token_hash,
+                campaign_id=self._head.name,
+                player=player,
+                role=role,
+                created_at=now_us(),
+            )
+        )
+
+
+def _same_event(p: Pending, stored: Envelope, campaign: str) -> bool:
+    return (
+        stored.campaign == campaign
+        and stored.type == p.type
+        and stored.schema_version == p.schema_version
+        and stored.actor == p.actor
+        and stored.payload == p.payload
+        and (p.recorded_at is None or p.recorded_at == stored.recorded_at)
+    )
