@@ -96,24 +96,36 @@ def _load(
     return folded
 
 
+def _snapshot_onto(
+    campaign: str, rules: registry.Ruleset, snap: Snapshot | None, read_after: ReadAfter
+) -> tuple[Folded, bytes] | None:
+    """The state from `snap` moved on by the events after it, with the hash of the last
+    event folded; None when there is no snapshot, it cannot be read, or the events after it
+    do not chain onto it (the log is the truth)."""
+    if snap is None:
+        return None
+    try:
+        folded = Folded(campaign, rules, rules.decode_state(snap.state), snap.seq)
+    except ValueError:
+        return None
+    newer = read_after(snap.seq)
+    if newer and newer[0].prev_hash != snap.hash:
+        return None
+    fold_onto(folded, newer)
+    return folded, newer[-1].hash if newer else snap.hash
+
+
 def _from_snapshot(
     entry: Entry, head: CampaignHead, read_after: ReadAfter, read_snapshot: ReadSnapshot
 ) -> Folded:
     rules = registry.get(head.ruleset)
     snap = read_snapshot(rules.projection)
-    if snap is not None and snap.seq <= head.seq:
-        try:
-            state = rules.decode_state(snap.state)
-        except ValueError:
-            snap = None  # unreadable: the log is the truth
-        else:
-            folded = Folded(head.name, rules, state, snap.seq)
-            newer = read_after(snap.seq)
-            if not newer or newer[0].prev_hash == snap.hash:
-                fold_onto(folded, newer)
-                entry.hash = newer[-1].hash if newer else snap.hash
-                entry.saved = snap.seq
-                return folded
+    usable = snap if snap is not None and snap.seq <= head.seq else None
+    loaded = _snapshot_onto(head.name, rules, usable, read_after)
+    if loaded is not None and usable is not None:
+        folded, entry.hash = loaded
+        entry.saved = usable.seq
+        return folded
     envelopes = read_after(0)
     if not envelopes:
         raise StorageError("the campaign has no events; `tablelog verify` checks the log")
@@ -183,14 +195,7 @@ def state_at(store: EventStore, campaign: str, at: int) -> Folded:
         raise NotFound(f"campaign {campaign!r} does not exist in {store.label}")
     rules = registry.get(head.ruleset)
     snap = store.snapshot(campaign, rules.projection, upto_seq=at)
-    if snap is not None:
-        try:
-            folded = Folded(campaign, rules, rules.decode_state(snap.state), snap.seq)
-        except ValueError:
-            pass
-        else:
-            newer = store.read(campaign, after_seq=snap.seq, upto_seq=at)
-            if not newer or newer[0].prev_hash == snap.hash:
-                fold_onto(folded, newer)
-                return folded
-    return fold(store.stream(campaign, upto_seq=at))
+    loaded = _snapshot_onto(
+        campaign, rules, snap, lambda seq: store.read(campaign, after_seq=seq, upto_seq=at)
+    )
+    return loaded[0] if loaded is not None else fold(store.stream(campaign, upto_seq=at))
