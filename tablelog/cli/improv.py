@@ -14,7 +14,6 @@ from tablelog.commands import improv as reads
 from tablelog.commands.database import opened, resolve_campaign
 from tablelog.commands.reads import Shown
 from tablelog.errors import InvalidInput
-from tablelog.http.endpoints import DEFAULT
 from tablelog.rules.improv import commands as c
 from tablelog.rules.names import player_name
 
@@ -308,6 +307,8 @@ def show(
     if client is not None:
         no_view_choice(as_player)
         name = client.campaign(campaign)
+        from tablelog.http.endpoints import DEFAULT  # the service's client only
+
         path = f"/campaigns/{quote(name)}/improv/conflicts/{quote(conflict or DEFAULT, safe='~')}"
         shown = decoded(client.get(path), Shown)
     else:

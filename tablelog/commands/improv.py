@@ -28,8 +28,16 @@ def improv_state(store: EventStore, campaign: str) -> Iterator[ImprovState]:
 def show(store: EventStore, campaign: str, conflict: str | None, viewer: str | None) -> Shown:
     with improv_state(store, campaign) as found_state:
         found = lookup.conflict(found_state, conflict, open_only=False)
-        view = show_view(found_state, found, viewer)
-        return Shown(view=view, lines=conflict_text(found_state, found, view))
+        if not found.archived:
+            view = show_view(found_state, found, viewer)
+            return Shown(view=view, lines=conflict_text(found_state, found, view))
+        key, closed_at = found.key, found.closed_at
+    # Rebuilt from the log as it stood when the conflict closed (from the snapshot before).
+    then = state.state_at(store, campaign, closed_at).state
+    assert isinstance(then, ImprovState)
+    whole = then.conflicts[key]
+    view = show_view(then, whole, viewer)
+    return Shown(view=view, lines=conflict_text(then, whole, view))
 
 
 def hand(store: EventStore, campaign: str, who: str, viewer: str | None) -> dict[str, Any]:

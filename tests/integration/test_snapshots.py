@@ -15,6 +15,7 @@ from sqlalchemy import select, update
 
 from tablelog.commands import database, state
 from tablelog.commands.campaigns import create_campaign
+from tablelog.commands.improv import show
 from tablelog.commands.table import campaign_state, execute
 from tablelog.projections.fold import fold
 from tablelog.projections.views import state_view
@@ -73,7 +74,7 @@ def test_commands_write_snapshots_and_every_state_is_the_fold(target: str) -> No
     # Another process (a new store, an empty cache) starts from the snapshot and agrees.
     again = open_store(target)
     try:
-        snap = again.snapshot("t", "improv:1")
+        snap = again.snapshot("t", improv.RULESET.projection)
         assert snap is not None
         assert 0 < snap.seq < again.read("t")[-1].seq
         assert cached(again) == fresh_fold(again)
@@ -150,8 +151,9 @@ def test_a_snapshot_of_another_projection_version_is_not_used(
         real = fresh_fold(store)
         plant_wrong_state(store)
         assert read_fresh(target) != real
-        # A tablelog whose Improv evolve changed (projection version 2) folds the log instead.
-        monkeypatch.setattr(improv, "RULESET", dataclasses.replace(improv.RULESET, version=2))
+        # A tablelog whose Improv evolve changed (the next projection version) folds the log.
+        newer = dataclasses.replace(improv.RULESET, version=improv.RULESET.version + 1)
+        monkeypatch.setattr(improv, "RULESET", newer)
         assert read_fresh(target) == real
     finally:
         store.close()
@@ -159,3 +161,50 @@ def test_a_snapshot_of_another_projection_version_is_not_used(
 
 def _hash(store: EventStore, seq: int) -> bytes:
     return next(e.hash for e in store.read("t") if e.seq == seq)
+
+
+def fight(store: EventStore, key: str, gm_card: str, kit_card: str) -> None:
+    """A simple conflict, played out and closed: Kit against a GM stake."""
+    execute(store, "t", c.OpenConflict(conflict=key))
+    execute(store, "t", c.SetStake(conflict=key, side="goons", text="they win", gm=True))
+    execute(store, "t", c.SetStake(conflict=key, side="kit", text="Kit wins", opposes="goons"))
+    execute(store, "t", c.PlayCard(conflict=key, side="goons", card=gm_card))
+    execute(store, "t", c.PlayCard(conflict=key, side="kit", card=kit_card))
+    execute(store, "t", c.Reveal(conflict=key))
+    execute(store, "t", c.Close(conflict=key))
+
+
+def test_closed_conflicts_are_archived_and_show_rebuilds_them_from_the_log(target: str) -> None:
+    store = open_store(target, create=True)
+    try:
+        table(store)
+        fight(store, "c1", "5H", "KS")
+        whole = show(store, "t", "c1", None)
+        summary = cached(store)
+        assert len(whole.view["rounds"]) == 1
+        assert whole.view["rounds"][0]["plays"]["kit"]["card"] == "KS"
+        fight(store, "c2", "QD", "3C")
+        scenes(store, 3)  # snapshots after both closes
+        kept = campaign_state(store, "t").state
+        assert isinstance(kept, improv.ImprovState)
+        first, second = kept.conflicts["c1"], kept.conflicts["c2"]
+        # c1 keeps its summary, not its plays; c2, closed last, is still whole.
+        assert first.archived
+        assert not first.rounds
+        assert first.round_number == 1
+        assert not second.archived
+        assert second.rounds[0].plays
+        assert first.closed_at < second.closed_at == len(store.read("t")) - 6
+        assert cached(store)["conflicts"]["c1"] == summary["conflicts"]["c1"]
+        assert show(store, "t", "c1", None) == whole
+        assert cached(store) == fresh_fold(store)
+    finally:
+        store.close()
+    again = open_store(target)  # another process: from the snapshot, then the log
+    try:
+        assert again.snapshot("t", improv.RULESET.projection) is not None
+        assert show(again, "t", "c1", None) == whole
+        assert show(again, "t", "c1", "bob").view == whole.view  # all revealed: nothing hidden
+        assert cached(again) == fresh_fold(again)
+    finally:
+        again.close()

@@ -56,12 +56,11 @@ def state_view(state: ImprovState, seq: int, viewer: str | None = None) -> dict[
 
 
 def conflict_summary(conflict: Conflict) -> dict[str, Any]:
-    current = conflict.current
     showing_beats = conflict.kind == "simple" or conflict.status == "closed"
     return {
         "kind": conflict.kind,
         "status": conflict.status,
-        "round": current.number if current else 0,
+        "round": conflict.round_number,
         "rounds": conflict.planned_rounds,
         "sides": {
             key: {

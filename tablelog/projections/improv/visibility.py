@@ -33,7 +33,8 @@ def _revealed(state: ImprovState, conflict: str, number: int) -> bool:
     found = state.conflicts.get(conflict)
     if found is None:
         return False
-    return any(r.number == number and r.revealed for r in found.rounds)
+    # An archived conflict was closed, and a conflict closes only with its rounds revealed.
+    return found.archived or any(r.number == number and r.revealed for r in found.rounds)
 
 
 def hidden_fields(event: Event, viewer: str, state: ImprovState) -> list[str]:

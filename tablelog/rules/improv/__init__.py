@@ -130,6 +130,7 @@ RULESET = Ruleset(
     actor=_actor,
     authorize=_authorize,
     state_type=ImprovState,
+    version=2,  # 2: closed conflicts are archived (Conflict.archive), the state counts seqs
 )
 
 __all__ = ["RULESET", "ImprovCommand", "ImprovEvent", "ImprovState", "decide", "evolve"]

@@ -84,6 +84,7 @@ def initial(created: CampaignCreated) -> ImprovState:
         campaign=created.campaign,
         gm=created.gm,
         options=from_recorded(ImprovOptions, created.options),
+        seq=1,
     )
     state.players[created.gm] = Player(key=created.gm, display=created.gm)
     return state
@@ -128,6 +129,7 @@ def evolve(state: ImprovState, event: ImprovEvent) -> ImprovState:
     handler = _HANDLERS.get(type(event))
     if handler is None:
         raise TypeError(f"Improv has no handler for {type(event).__name__}")
+    state.seq += 1
     handler(state, event)
     return state
 
@@ -349,6 +351,12 @@ def _narrated(state: ImprovState, event: Narrated) -> None:
 def _conflict_closed(state: ImprovState, event: ConflictClosed) -> None:
     conflict = state.conflicts[event.conflict]
     conflict.status = "closed"
+    conflict.closed_at = state.seq
+    # The conflict closed before this one is archived now, not at its own close: the replay of
+    # a close and `show` right after it see the whole conflict without a rebuild.
+    if state.last_closed is not None and state.last_closed != conflict.key:
+        state.conflicts[state.last_closed].archive()
+    state.last_closed = conflict.key
     if conflict.kind == "extended":
         conflict.beats = [(w, loser) for w, loser in event.beats]
         for side in conflict.sides.values():

@@ -161,6 +161,10 @@ class Conflict:
     banked: int = 0  # tokens this conflict sent to the bank: the GM gets them at its close
     awarders: set[tuple[int, str]] = field(default_factory=set)  # (round, giver)
     beats: list[tuple[str, str]] = field(default_factory=list)  # final (extended) or reveal
+    closed_at: int = 0  # the seq of the event that closed it
+    # History kept short: see `archive`. An archived conflict keeps only its round count.
+    archived: bool = False
+    played: int = 0
 
     @property
     def stakes_closed(self) -> bool:
@@ -170,6 +174,22 @@ class Conflict:
     @property
     def current(self) -> Round | None:
         return self.rounds[-1] if self.rounds else None
+
+    def archive(self) -> None:
+        """Keep only what `state` shows of a closed conflict: its sides, piles and beats, and
+        how many rounds it played. A campaign of years holds thousands of closed conflicts;
+        their rounds would make every snapshot, and so every command, slower for nothing. The
+        log keeps them: `show` rebuilds an archived conflict from the state as of `closed_at`.
+        (Every round of a closed conflict was revealed: `close` refuses an unfinished one.)"""
+        self.played = len(self.rounds)
+        self.rounds = []
+        self.awarders = set()
+        self.archived = True
+
+    @property
+    def round_number(self) -> int:
+        """The number of the last round begun (rounds are numbered 1, 2, ... in turn)."""
+        return self.played if self.archived else len(self.rounds)
 
     def protagonists(self) -> list[Side]:
         return [s for s in self.sides.values() if not s.gm]
@@ -243,7 +263,10 @@ class ImprovState:
     conflicts: dict[str, Conflict] = field(default_factory=dict)
     decks: dict[str, Deck] = field(default_factory=dict)
     hands: dict[str, list[str]] = field(default_factory=dict)
+    # The seq of the last event folded: seqs run 1, 2, ... without gaps (the store and
+    # `verify` see to it), so evolve counts them.
     seq: int = 0
+    last_closed: str | None = None  # the conflict closed last, kept whole (see Conflict.archive)
 
     @property
     def managed(self) -> bool:
