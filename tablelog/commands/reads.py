@@ -18,7 +18,7 @@ from tablelog.errors import InvalidInput
 from tablelog.events.base import Event
 from tablelog.events.envelope import Envelope
 from tablelog.progress import SILENT, Progress
-from tablelog.projections.fold import decoded, fold_steps
+from tablelog.projections.fold import Folded, decoded, fold_steps
 from tablelog.projections.registry import describe, views_for
 from tablelog.projections.views import conflict_lines
 from tablelog.storage import EventStore
@@ -67,11 +67,16 @@ def items_of(
         return [_item(e, decoded(e), None) for e in envelopes]
     # What a viewer may see depends on the state now (a card revealed since is public).
     with state.reading(store, campaign) as folded:
-        redact = views_for(folded.ruleset.name).redact
-        items = []
-        for e in envelopes:
-            event = decoded(e)
-            items.append(_item(e, event, redact(event, viewer, folded.state)))
+        return items_seen(folded, envelopes, viewer)
+
+
+def items_seen(folded: Folded, envelopes: Sequence[Envelope], viewer: str) -> list[LogItem]:
+    """These events as `viewer` may see them, given the campaign's state `folded`."""
+    redact = views_for(folded.ruleset.name).redact
+    items = []
+    for e in envelopes:
+        event = decoded(e)
+        items.append(_item(e, event, redact(event, viewer, folded.state)))
     return items
 
 

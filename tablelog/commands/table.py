@@ -49,6 +49,7 @@ def salted(event: Event) -> Event:
 
 OnCommit = Callable[[CampaignTransaction, list[Envelope]], None]
 OnBegin = Callable[[CampaignTransaction], None]
+OnDone = Callable[[Folded, list[Envelope]], None]
 
 
 def execute(
@@ -63,6 +64,7 @@ def execute(
     caller: Caller | None = None,
     on_begin: OnBegin | None = None,
     on_commit: OnCommit | None = None,
+    on_done: OnDone | None = None,
 ) -> list[Envelope]:
     """Decide `command` on the campaign's current state and append the events it causes.
 
@@ -70,7 +72,9 @@ def execute(
     attributed to it. `on_commit` runs inside the same transaction after the append, so what
     it writes (the service's remembered response) exists exactly when the events do.
     `on_begin` runs first, with the lock held: it may raise to stop before anything is decided
-    (the service's retried request whose first try has just committed).
+    (the service's retried request whose first try has just committed). `on_done` runs
+    after the commit with the state the events moved on, while no other command can move it
+    further (the service's response, built without reading the state again).
     """
     entry = state.entry_for(store, campaign)
     wanted = ruleset or registry.ruleset_of(command)
@@ -111,6 +115,8 @@ def execute(
         result, saved = transaction()
         # Committed: the cached state moves on (a replayed retry appended nothing).
         state.advance(entry, [] if result.replayed else result.events, saved)
+        if on_done is not None and entry.folded is not None:
+            on_done(entry.folded, result.events)
     return result.events
 
 

@@ -9,6 +9,7 @@ signatures are built at run time from real types.
 
 import hashlib
 import inspect
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -17,12 +18,13 @@ from litestar.handlers import HTTPRouteHandler
 from litestar.params import FromPath, HeaderParameter, JSONBody
 
 from tablelog.commands.access import Caller
-from tablelog.commands.reads import items_of
+from tablelog.commands.reads import LogItem, items_of, items_seen
 from tablelog.commands.table import execute
 from tablelog.errors import InvalidInput, StorageError, TablelogError
 from tablelog.events.envelope import Envelope
 from tablelog.http.context import caller_for, store_of
 from tablelog.http.endpoints import Endpoint, all_endpoints
+from tablelog.projections.fold import Folded
 from tablelog.storage import CampaignTransaction, EventStore
 from tablelog.storage.access import recall, remember
 
@@ -55,22 +57,23 @@ def _expected_seq(header: str | None) -> int | None:
 
 
 def _result(
-    store: EventStore, campaign: str, caller: Caller, written: list[Envelope]
+    store: EventStore, campaign: str, caller: Caller, written: Sequence[Envelope]
 ) -> WriteResult:
     if not written:
         head = store.head(campaign)
         return WriteResult(campaign=campaign, seq=head.seq if head else 0, events=[])
-    items = items_of(store, campaign, written, caller.viewer)
+    return _written(campaign, written, items_of(store, campaign, written, caller.viewer))
+
+
+def _written(campaign: str, written: Sequence[Envelope], items: list[LogItem]) -> WriteResult:
     return WriteResult(
         campaign=campaign,
         seq=written[-1].seq,
-        events=[Written(seq=i.seq, type=_type(i.line), text=i.text, line=i.line) for i in items],
+        events=[
+            Written(seq=i.seq, type=e.type, text=i.text, line=i.line)
+            for e, i in zip(written, items, strict=True)
+        ],
     )
-
-
-def _type(line: str) -> str:
-    data = msgspec.json.decode(line)
-    return str(data.get("type", "")) if isinstance(data, dict) else ""
 
 
 def run_command(
@@ -114,6 +117,13 @@ def run_command(
         ):
             raise _AlreadyDone
 
+    answer: list[WriteResult] = []
+
+    def respond(folded: Folded, written: list[Envelope]) -> None:
+        # The events as the caller may see them, from the state they just moved on.
+        if written:
+            answer.append(_written(campaign, written, items_seen(folded, written, caller.viewer)))
+
     try:
         written = execute(
             store,
@@ -123,6 +133,7 @@ def run_command(
             expected_seq=expected,
             on_begin=first_try_done,
             on_commit=keep,
+            on_done=respond,
         )
     except (_AlreadyDone, StorageError):
         if key is not None:  # a concurrent retry with the same key won the race
@@ -130,7 +141,8 @@ def run_command(
             if earlier is not None:
                 return earlier
         raise
-    return Response(_result(store, campaign, caller, written), status_code=201)
+    result = answer[0] if answer else _result(store, campaign, caller, written)
+    return Response(result, status_code=201)
 
 
 class _AlreadyDone(Exception):

@@ -13,7 +13,6 @@ import msgspec
 from sqlalchemy import and_, insert, select, update
 from sqlalchemy.engine import Connection
 
-from tablelog.storage.engine import translated
 from tablelog.storage.schema import access_tokens, idempotency
 from tablelog.storage.store import EventStore, now_us
 
@@ -31,18 +30,20 @@ class Remembered(msgspec.Struct, frozen=True, kw_only=True):
     response: bytes
 
 
+_BY_DIGEST = (
+    "SELECT token_hash, campaign_id, player, role, revoked_at FROM access_tokens "
+    "WHERE token_hash = ?"
+)
+
+
 def find_token(store: EventStore, digest: str) -> TokenRow | None:
-    query = select(access_tokens).where(access_tokens.c.token_hash == digest)
-    with translated(f"cannot read {store.label}"), store.engine.connect() as conn:
-        row = conn.execute(query).first()
-    if row is None or not hmac.compare_digest(str(row.token_hash), digest):
+    row = store.one_row(_BY_DIGEST, (digest,))  # every request: the driver's quick way
+    if row is None:
         return None
-    return TokenRow(
-        campaign=row.campaign_id,
-        player=row.player,
-        role=row.role,
-        revoked=row.revoked_at is not None,
-    )
+    token_hash, campaign, player, role, revoked_at = row
+    if not hmac.compare_digest(str(token_hash), digest):
+        return None
+    return TokenRow(campaign=campaign, player=player, role=role, revoked=revoked_at is not None)
 
 
 def add_token(conn: Connection, *, campaign: str, digest: str, player: str, role: str) -> None:
