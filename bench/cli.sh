@@ -26,6 +26,10 @@ if [ ! -f "$DB" ]; then
   "$PYTHON" -m tablelog --db "$DB" improv stake live kit "Kit stops him" --opposes riso >/dev/null
 fi
 
+# Bytecode as an installed package has it (pip compiles at install): an editable checkout run
+# with PYTHONDONTWRITEBYTECODE=1 would otherwise compile tablelog's modules on every process.
+"$PYTHON" -m compileall -q tablelog
+
 SEQ=$("$PYTHON" -m tablelog --db "$DB" campaign list --json | "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)[0]["seq"])')
 
 "$PYTHON" - "$DB" "$SEQ" <<'PY'

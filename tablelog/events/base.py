@@ -67,10 +67,10 @@ def _load_all() -> None:
     hold a ruleset's events before anything has imported that ruleset."""
     global _ALL_LOADED
     import importlib
-    import pkgutil
+    from pathlib import Path
 
-    import tablelog.events as package
-
-    for module in pkgutil.iter_modules(package.__path__):
-        importlib.import_module(f"{package.__name__}.{module.name}")
+    # The package's own files (pkgutil would cost a CLI command 25 ms to import).
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        if not path.stem.startswith("_"):
+            importlib.import_module(f"{__package__}.{path.stem}")
     _ALL_LOADED = True

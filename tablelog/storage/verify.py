@@ -181,6 +181,7 @@ class _Verifier:
         expected, prev = 1, GENESIS
         decoders: dict[tuple[str, int], Any] = {}
         sha256, encode, advance = hashlib.sha256, _HEADER.encode, self.progress.advance
+        created = CampaignCreated.type_name()
         broken = (DBAPIError, conn.dialect.loaded_dbapi.Error, msgspec.DecodeError, ValueError)
         while True:
             # Batches by seq (keyset), all inside the walk's one read snapshot.
@@ -194,6 +195,12 @@ class _Verifier:
                 rows = driver_rows(conn, query)
             except broken:
                 return None
+            if expected == 1 and rows:
+                # The first row must be the campaign's own creation event.
+                seq, _, kind, version, *_rest = rows[0]
+                if seq != 1 or not _begins(name, head["ruleset"], kind, version, rows[0][6]):
+                    return None
+                decoders[kind, version] = None  # a second creation event is refused below
             for (
                 seq,
                 event_id,
@@ -206,8 +213,8 @@ class _Verifier:
                 digest,
             ) in rows:
                 if (
-                    type(seq) is not int
-                    or seq != expected
+                    seq != expected
+                    or type(seq) is not int
                     or type(event_id) is not str
                     or type(kind) is not str
                     or type(version) is not int
@@ -225,15 +232,15 @@ class _Verifier:
                     != digest
                 ):
                     return None
-                if seq == 1:
-                    if not _begins(name, head["ruleset"], kind, version, payload):
+                decoder = decoders.get((kind, version), _UNSEEN)
+                if decoder is _UNSEEN:
+                    decoder = decoders[kind, version] = (
+                        None if kind == created else fast_decoder(kind, version)
+                    )
+                if decoder is None:
+                    if seq != 1:
                         return None
                 else:
-                    decoder = decoders.get((kind, version), _UNSEEN)
-                    if decoder is _UNSEEN:
-                        decoder = decoders[kind, version] = fast_decoder(kind, version)
-                    if decoder is None or kind == CampaignCreated.type_name():
-                        return None
                     try:
                         decoder.decode(payload)
                     except broken:

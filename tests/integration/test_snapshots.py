@@ -16,6 +16,7 @@ from sqlalchemy import select, update
 from tablelog.commands import database, state
 from tablelog.commands.campaigns import create_campaign
 from tablelog.commands.improv import show
+from tablelog.commands.reads import items_of
 from tablelog.commands.table import campaign_state, execute
 from tablelog.projections.fold import fold
 from tablelog.projections.views import state_view
@@ -205,6 +206,9 @@ def test_closed_conflicts_are_archived_and_show_rebuilds_them_from_the_log(targe
         assert again.snapshot("t", improv.RULESET.projection) is not None
         assert show(again, "t", "c1", None) == whole
         assert show(again, "t", "c1", "bob").view == whole.view  # all revealed: nothing hidden
+        # Nor in the log: another player sees the cards played in the archived conflict.
+        lines = [i.line for i in items_of(again, "t", again.read("t"), "sue")]
+        assert any('"card":"KS"' in line and '"conflict":"c1"' in line for line in lines)
         assert cached(again) == fresh_fold(again)
     finally:
         again.close()
