@@ -4,9 +4,10 @@ intact (same hashes, same state), and a damaged file is refused before anything 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from tablelog.commands import database
@@ -14,8 +15,10 @@ from tablelog.commands.demo import write_demo
 from tablelog.commands.table import campaign_state
 from tablelog.commands.transfer import export_jsonl, import_jsonl
 from tablelog.errors import AlreadyExists, InvalidInput
+from tablelog.events.envelope import Envelope, envelope_from_line
 from tablelog.projections.views import state_view
 from tablelog.storage import EventStore, open_store
+from tablelog.storage.chain import envelope_hash
 from tablelog.storage.verify import verify_log
 
 
@@ -123,3 +126,61 @@ def test_an_existing_campaign_is_not_overwritten(source: EventStore, tmp_path: P
     with pytest.raises(AlreadyExists, match="bar-fight already exist"):
         import_jsonl(source, file)
     assert len(source.read("bar-fight")) == 58
+
+
+def _forged(path: Path, number: int, change: Callable[[Envelope], Envelope]) -> None:
+    """Line `number` changed, and every hash from it on recomputed: a chain that checks out,
+    holding an event the rules never wrote."""
+    envelopes = [envelope_from_line(line) for line in path.read_bytes().splitlines()]
+    prev = envelopes[number - 2].hash
+    for i in range(number - 1, len(envelopes)):
+        e = change(envelopes[i]) if i == number - 1 else envelopes[i]
+        e = msgspec.structs.replace(e, prev_hash=prev)
+        envelopes[i] = msgspec.structs.replace(e, hash=envelope_hash(e))
+        prev = envelopes[i].hash
+    path.write_bytes(b"".join(e.to_json_line() + b"\n" for e in envelopes))
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        (
+            lambda e: msgspec.structs.replace(
+                e, payload=e.payload.replace(b'"display":"Susan"', b'"display":7')
+            ),
+            "line 4: seq 4: the payload cannot be read",
+        ),
+        (
+            lambda e: msgspec.structs.replace(
+                e, payload=e.payload.replace(b'"player":"susan"', b'"player":"susan","x":1')
+            ),
+            None,  # an unknown field is ignored, as a newer tablelog's additions would be
+        ),
+        (
+            lambda e: msgspec.structs.replace(
+                e,
+                type="campaign.created",
+                payload=b'{"type":"campaign.created","campaign":"bar-fight","ruleset":"improv",'
+                b'"gm":"gm","options":{}}',
+            ),
+            "line 4: a campaign must begin with campaign.created, and only once",
+        ),
+    ],
+)
+def test_a_rehashed_export_is_still_checked_event_by_event(
+    source: EventStore,
+    destination: EventStore,
+    tmp_path: Path,
+    change: Callable[[Envelope], Envelope],
+    reason: str | None,
+) -> None:
+    file = exported(source, tmp_path / "x.jsonl")
+    _forged(file, 4, change)
+    if reason is None:
+        import_jsonl(destination, file)
+        assert verify_log(destination).ok
+        return
+    with pytest.raises(InvalidInput) as caught:
+        import_jsonl(destination, file)
+    assert reason in caught.value.message
+    assert destination.campaigns() == []
