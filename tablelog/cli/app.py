@@ -6,6 +6,7 @@ Refusals (`TablelogError`) become one sentence on stderr and exit 1; nothing is 
 
 from __future__ import annotations
 
+import copy
 import importlib
 import os
 import sys
@@ -49,6 +50,25 @@ def _command_modules() -> dict[str, str]:
     return {**_MODULES, **rulesets}
 
 
+_REST = "tablelog.rest"
+
+
+def _only(sub: typer.Typer, wanted: str | None) -> typer.Typer:
+    """`sub` with only its command `wanted` when that names one (the command being run):
+    Typer builds every command of a group from its function's signature up front, about 10
+    ms for a ruleset's dozen. Help, or a name that matches none, gets them all."""
+    only = [
+        info
+        for info in sub.registered_commands
+        if (info.name or getattr(info.callback, "__name__", "").replace("_", "-")) == wanted
+    ]
+    if not only:
+        return sub
+    lean = copy.copy(sub)
+    lean.registered_commands = only
+    return lean
+
+
 class _Group(TyperGroup):
     """The root group: loads each command's module on first use, and turns refusals raised
     anywhere below into exit 1 with one sentence."""
@@ -68,11 +88,16 @@ class _Group(TyperGroup):
         if hasattr(module, "register"):
             module.register(holder)
         else:
-            holder.add_typer(module.app, name=cmd_name)
+            rest = ctx.meta.get(_REST, [])
+            holder.add_typer(_only(module.app, rest[0] if rest else None), name=cmd_name)
         loaded = typer.main.get_command(holder)
         if hasattr(loaded, "get_command"):  # a group of the module's commands
             return loaded.get_command(ctx, cmd_name)
         return loaded  # the module's only command
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        ctx.meta[_REST] = args[1:]  # what follows the command's name: a sub-app's command
+        return super().resolve_command(ctx, args)
 
     def invoke(self, ctx: Any) -> Any:
         try:

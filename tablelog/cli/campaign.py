@@ -5,11 +5,9 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from tablelog.cli.options import JsonOption, remote, target
-from tablelog.cli.output import decoded, emit_json, when
+from tablelog.cli.output import columns, decoded, emit_json, when
 from tablelog.commands.campaigns import (
     CampaignSummary,
     list_campaigns,
@@ -116,7 +114,5 @@ def list_(ctx: typer.Context, json: JsonOption = False) -> None:
     if not summaries:
         typer.echo("no campaigns yet; `tablelog campaign create NAME --ruleset improv` starts one")
         return
-    table = Table("campaign", "ruleset", "events", "last activity (UTC)", box=None)
-    for s in summaries:
-        table.add_row(s.campaign, s.ruleset, str(s.events), when(s.last_activity))
-    Console().print(table)
+    rows = [(s.campaign, s.ruleset, str(s.events), when(s.last_activity)) for s in summaries]
+    typer.echo(columns(("campaign", "ruleset", "events", "last activity (UTC)"), rows))

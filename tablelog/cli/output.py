@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -32,3 +33,14 @@ def when(recorded_at: int) -> str:
 def decoded(value: Any, kind: type[Any]) -> Any:
     """A JSON value from the service as the struct the local code would have produced."""
     return msgspec.convert(value, kind)
+
+
+def columns(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """Rows as aligned columns under their headers (rich's Table would cost every `campaign
+    list` its 20 ms import for the same thing)."""
+    widths = [max(len(cell) for cell in column) for column in zip(headers, *rows, strict=True)]
+    lines = [headers, *rows]
+    return "\n".join(
+        "  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)).rstrip()
+        for line in lines
+    )

@@ -27,15 +27,15 @@ def improv_state(store: EventStore, campaign: str) -> Iterator[ImprovState]:
 
 def show(store: EventStore, campaign: str, conflict: str | None, viewer: str | None) -> Shown:
     with improv_state(store, campaign) as found_state:
-        found = lookup.conflict(found_state, conflict, open_only=False)
-        if not found.archived:
+        record = lookup.archived(found_state, conflict)
+        if record is None:
+            found = lookup.conflict(found_state, conflict, open_only=False)
             view = show_view(found_state, found, viewer)
             return Shown(view=view, lines=conflict_text(found_state, found, view))
-        key, closed_at = found.key, found.closed_at
     # Rebuilt from the log as it stood when the conflict closed (from the snapshot before).
-    then = state.state_at(store, campaign, closed_at).state
+    then = state.state_at(store, campaign, record.closed_at).state
     assert isinstance(then, ImprovState)
-    whole = then.conflicts[key]
+    whole = then.conflicts[record.key]
     view = show_view(then, whole, viewer)
     return Shown(view=view, lines=conflict_text(then, whole, view))
 

@@ -188,12 +188,12 @@ def test_closed_conflicts_are_archived_and_show_rebuilds_them_from_the_log(targe
         scenes(store, 3)  # snapshots after both closes
         kept = campaign_state(store, "t").state
         assert isinstance(kept, improv.ImprovState)
-        first, second = kept.conflicts["c1"], kept.conflicts["c2"]
-        # c1 keeps its summary, not its plays; c2, closed last, is still whole.
-        assert first.archived
-        assert not first.rounds
-        assert first.round_number == 1
-        assert not second.archived
+        # c1 is kept as its record, not its plays; c2, closed last, is still whole.
+        first, second = kept.archived("c1"), kept.conflicts["c2"]
+        assert first is not None
+        assert "c1" not in kept.conflicts
+        assert "c2" not in kept.archive
+        assert (first.played, first.beats) == (1, (("kit", "goons"),))
         assert second.rounds[0].plays
         assert first.closed_at < second.closed_at == len(store.read("t")) - 6
         assert cached(store)["conflicts"]["c1"] == summary["conflicts"]["c1"]

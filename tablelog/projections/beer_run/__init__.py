@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from tablelog.projections.beer_run import audit, text, views, visibility
+from tablelog.projections.account import Account, AuditSteps
+from tablelog.projections.beer_run import text, views, visibility
 from tablelog.projections.registry import RulesetViews
 
 
@@ -19,11 +21,18 @@ def _conflict_lines(state: Any, conflict: str, viewer: str | None) -> list[str]:
     return text.conflict_lines(views.show_view(state, found, viewer))
 
 
+def _audit(campaign: str, steps: AuditSteps, progress: Callable[[], Any]) -> Account:
+    # Imported when an audit runs: it brings the rules' checks, which `show` does not need.
+    from tablelog.projections.beer_run import audit
+
+    return audit.audit(campaign, steps, progress)
+
+
 VIEWS = RulesetViews(
     state_view=_state_view,
     conflict_lines=_conflict_lines,
     describe=text.describe,
-    audit=audit.audit,
+    audit=_audit,
     redact=visibility.redact,
     hides=visibility.hides,
     state_lines=text.state_lines,

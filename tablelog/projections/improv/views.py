@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from tablelog.rules.improv.cards import value
-from tablelog.rules.improv.state import GM, Conflict, ImprovState, Round, Side
+from tablelog.rules.improv.state import GM, ClosedConflict, Conflict, ImprovState, Round, Side
 
 
 def _owner(side: Side) -> str:
@@ -48,10 +48,35 @@ def state_view(state: ImprovState, seq: int, viewer: str | None = None) -> dict[
             }
             for key, ch in sorted(state.characters.items())
         },
-        "conflicts": {key: conflict_summary(c) for key, c in state.conflicts.items()},
+        "conflicts": {
+            c.key: conflict_summary(c) if isinstance(c, Conflict) else closed_summary(c)
+            for c in state.every_conflict()
+        },
         "hands": {owner: len(cards) for owner, cards in sorted(state.hands.items())}
         if state.managed
         else {},
+    }
+
+
+def closed_summary(record: ClosedConflict) -> dict[str, Any]:
+    """`conflict_summary` of a closed conflict from its record: the same keys and values."""
+    return {
+        "kind": record.kind,
+        "status": "closed",
+        "round": record.played,
+        "rounds": record.planned_rounds,
+        "sides": {
+            side.key: {
+                "gm": side.gm,
+                "player": side.player,
+                "stake": side.text,
+                "opposes": side.opposes,
+                "victory": list(side.victory),
+                "status": side.status,
+            }
+            for side in record.sides
+        },
+        "beats": [list(b) for b in record.beats],
     }
 
 
@@ -60,7 +85,7 @@ def conflict_summary(conflict: Conflict) -> dict[str, Any]:
     return {
         "kind": conflict.kind,
         "status": conflict.status,
-        "round": conflict.round_number,
+        "round": len(conflict.rounds),  # numbered 1, 2, ... as they begin
         "rounds": conflict.planned_rounds,
         "sides": {
             key: {

@@ -30,11 +30,12 @@ def _owner_of_side(state: ImprovState, conflict: str, side: str) -> str | None:
 
 
 def _revealed(state: ImprovState, conflict: str, number: int) -> bool:
+    if conflict in state.archive:
+        return True  # closed, and a conflict closes only with its rounds revealed
     found = state.conflicts.get(conflict)
     if found is None:
         return False
-    # An archived conflict was closed, and a conflict closes only with its rounds revealed.
-    return found.archived or any(r.number == number and r.revealed for r in found.rounds)
+    return any(r.number == number and r.revealed for r in found.rounds)
 
 
 def hidden_fields(event: Event, viewer: str, state: ImprovState) -> list[str]:

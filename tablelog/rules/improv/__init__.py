@@ -128,7 +128,7 @@ RULESET = Ruleset(
     actor=_actor,
     authorize=_authorize,
     state_type=ImprovState,
-    version=2,  # 2: closed conflicts are archived (Conflict.archive), the state counts seqs
+    version=2,  # 2: closed conflicts archived as records (ClosedConflict); the state counts seqs
 )
 
 __all__ = ["RULESET", "ImprovCommand", "ImprovEvent", "ImprovState", "decide", "evolve"]

@@ -27,11 +27,11 @@ def open_conflict(state: ImprovState, cmd: OpenConflict) -> list[Event]:
                 "'.', '_' or '-'",
                 code="bad-name",
             )
-        if key in state.conflicts:
+        if key in state.conflicts or key in state.archive:
             raise AlreadyExists(f"conflict {key} already exists")
     else:
-        number = len(state.conflicts) + 1
-        while f"c{number}" in state.conflicts:
+        number = len(state.conflicts) + len(state.archive) + 1
+        while f"c{number}" in state.conflicts or f"c{number}" in state.archive:
             number += 1
         key = f"c{number}"
     if cmd.rounds is not None and not cmd.extended:

@@ -210,6 +210,7 @@ def _conflict_opened(state: ImprovState, event: ConflictOpened) -> None:
         kind=event.kind,
         planned_rounds=event.rounds,
         gm_tokens_at_open=event.gm_tokens_at_open,
+        opened_at=state.seq,
     )
 
 
@@ -354,8 +355,9 @@ def _conflict_closed(state: ImprovState, event: ConflictClosed) -> None:
     conflict.closed_at = state.seq
     # The conflict closed before this one is archived now, not at its own close: the replay of
     # a close and `show` right after it see the whole conflict without a rebuild.
-    if state.last_closed is not None and state.last_closed != conflict.key:
-        state.conflicts[state.last_closed].archive()
+    earlier = state.last_closed
+    if earlier is not None and earlier != conflict.key:
+        state.keep_record(state.conflicts.pop(earlier))
     state.last_closed = conflict.key
     if conflict.kind == "extended":
         conflict.beats = [(w, loser) for w, loser in event.beats]

@@ -6,7 +6,15 @@ Every miss is a refusal naming the value given and the values allowed.
 from __future__ import annotations
 
 from tablelog.errors import InvalidInput, NotFound, RuleViolation
-from tablelog.rules.improv.state import GM, Character, Conflict, ImprovState, Round, Side
+from tablelog.rules.improv.state import (
+    GM,
+    Character,
+    ClosedConflict,
+    Conflict,
+    ImprovState,
+    Round,
+    Side,
+)
 from tablelog.rules.names import player_name
 
 MAX_TEXT = 4000
@@ -40,7 +48,14 @@ def _listing(names: list[str]) -> str:
     return ", ".join(names) if names else "none"
 
 
+def archived(state: ImprovState, given: str | None) -> ClosedConflict | None:
+    """The record of a conflict that closed before the last one (see ClosedConflict)."""
+    return None if given is None else state.archived(given.strip().lower())
+
+
 def conflict(state: ImprovState, given: str | None, *, open_only: bool = True) -> Conflict:
+    """The conflict `given` names (None: the only open one). An archived conflict is
+    refused as closed: `archived` finds its record."""
     if given is None:
         candidates = state.open_conflicts()
         if len(candidates) == 1:
@@ -54,10 +69,14 @@ def conflict(state: ImprovState, given: str | None, *, open_only: bool = True) -
             "name one with --conflict",
             code="conflict-required",
         )
-    found = state.conflicts.get(given.strip().lower())
+    wanted = given.strip().lower()
+    found = state.conflicts.get(wanted)
+    if found is None and wanted in state.archive:
+        raise RuleViolation(f"conflict {wanted} is closed", code="conflict-closed")
     if found is None:
+        known = [c.key for c in state.every_conflict()]
         raise NotFound(
-            f"there is no conflict {given!r}; conflicts: {_listing(list(state.conflicts))}",
+            f"there is no conflict {given!r}; conflicts: {_listing(known)}",
             code="unknown-conflict",
         )
     if open_only and found.status != "open":

@@ -10,6 +10,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Literal
 
+import msgspec
+
 from tablelog.rules.improv.options import ImprovOptions
 
 GM = "gm"
@@ -161,10 +163,8 @@ class Conflict:
     banked: int = 0  # tokens this conflict sent to the bank: the GM gets them at its close
     awarders: set[tuple[int, str]] = field(default_factory=set)  # (round, giver)
     beats: list[tuple[str, str]] = field(default_factory=list)  # final (extended) or reveal
+    opened_at: int = 0  # the seq of the event that opened it
     closed_at: int = 0  # the seq of the event that closed it
-    # History kept short: see `archive`. An archived conflict keeps only its round count.
-    archived: bool = False
-    played: int = 0
 
     @property
     def stakes_closed(self) -> bool:
@@ -175,21 +175,30 @@ class Conflict:
     def current(self) -> Round | None:
         return self.rounds[-1] if self.rounds else None
 
-    def archive(self) -> None:
-        """Keep only what `state` shows of a closed conflict: its sides, piles and beats, and
-        how many rounds it played. A campaign of years holds thousands of closed conflicts;
-        their rounds would make every snapshot, and so every command, slower for nothing. The
-        log keeps them: `show` rebuilds an archived conflict from the state as of `closed_at`.
-        (Every round of a closed conflict was revealed: `close` refuses an unfinished one.)"""
-        self.played = len(self.rounds)
-        self.rounds = []
-        self.awarders = set()
-        self.archived = True
-
-    @property
-    def round_number(self) -> int:
-        """The number of the last round begun (rounds are numbered 1, 2, ... in turn)."""
-        return self.played if self.archived else len(self.rounds)
+    def record(self) -> ClosedConflict:
+        """What the state keeps of this closed conflict once another closes after it."""
+        return ClosedConflict(
+            key=self.key,
+            kind=self.kind,
+            planned_rounds=self.planned_rounds,
+            played=len(self.rounds),
+            opened_at=self.opened_at,
+            closed_at=self.closed_at,
+            sides=tuple(
+                ClosedSide(
+                    key=side.key,
+                    display=side.display,
+                    gm=side.gm,
+                    text=side.text,
+                    opposes=side.opposes,
+                    player=side.player,
+                    status=side.status,
+                    victory=tuple(p.card for p in side.victory),
+                )
+                for side in self.sides.values()
+            ),
+            beats=tuple(self.beats),
+        )
 
     def protagonists(self) -> list[Side]:
         return [s for s in self.sides.values() if not s.gm]
@@ -239,6 +248,37 @@ class Conflict:
         return None
 
 
+class ClosedSide(msgspec.Struct, frozen=True, array_like=True, gc=False):
+    key: str
+    display: str
+    gm: bool
+    text: str
+    opposes: str | None
+    player: str | None
+    status: str
+    victory: tuple[str, ...]  # the cards of its pile, in the order they joined it
+
+
+class ClosedConflict(msgspec.Struct, frozen=True, array_like=True):
+    """A closed conflict as the state keeps it once another has closed after it: what `state`
+    shows of it (sides, piles, beats, rounds played) and the seqs that opened and closed it.
+
+    A campaign of years holds thousands of closed conflicts, and every command starts from a
+    snapshot of the state: whole, with their rounds, they made that snapshot several MB to
+    read and decode in each process. The log keeps the rest; `show` rebuilds a closed
+    conflict from the state as of `closed_at`. Stored as arrays, not maps: no field names
+    repeated thousands of times."""
+
+    key: str
+    kind: str
+    planned_rounds: int
+    played: int  # rounds begun (every one of them revealed: `close` refuses an unfinished one)
+    opened_at: int
+    closed_at: int
+    sides: tuple[ClosedSide, ...]
+    beats: tuple[tuple[str, str], ...]
+
+
 @dataclass(slots=True)
 class Deck:
     draw: list[str] = field(default_factory=list)  # top card first
@@ -266,7 +306,10 @@ class ImprovState:
     # The seq of the last event folded: seqs run 1, 2, ... without gaps (the store and
     # `verify` see to it), so evolve counts them.
     seq: int = 0
-    last_closed: str | None = None  # the conflict closed last, kept whole (see Conflict.archive)
+    # Closed conflicts, but for the one closed last, as their records (see ClosedConflict),
+    # each kept encoded until something asks for it: most commands never do.
+    archive: dict[str, msgspec.Raw] = field(default_factory=dict)
+    last_closed: str | None = None  # the conflict closed last, still whole in `conflicts`
 
     @property
     def managed(self) -> bool:
@@ -277,6 +320,21 @@ class ImprovState:
             if character.player == player:
                 return character
         return None
+
+    def archived(self, key: str) -> ClosedConflict | None:
+        """The record of an archived conflict, decoded."""
+        raw = self.archive.get(key)
+        return None if raw is None else _RECORD.decode(raw)
+
+    def keep_record(self, conflict: Conflict) -> None:
+        self.archive[conflict.key] = msgspec.Raw(_RECORD_ENCODER.encode(conflict.record()))
+
+    def every_conflict(self) -> list[Conflict | ClosedConflict]:
+        """Every conflict the campaign has opened, in the order they were opened: the whole
+        ones and the records of the archived ones."""
+        found: list[Conflict | ClosedConflict] = list(self.conflicts.values())
+        found.extend(_RECORD.decode(raw) for raw in self.archive.values())
+        return sorted(found, key=lambda c: c.opened_at)
 
     def open_conflicts(self) -> list[Conflict]:
         return [c for c in self.conflicts.values() if c.status == "open"]
@@ -291,3 +349,7 @@ class ImprovState:
         if owner == GM:
             return self.options.gm_hand_base + len(self.session_players)
         return self.options.player_hand
+
+
+_RECORD = msgspec.msgpack.Decoder(ClosedConflict)
+_RECORD_ENCODER = msgspec.msgpack.Encoder()
