@@ -18,7 +18,7 @@ from tablelog.errors import Forbidden, InvalidInput, NotFound, Unauthenticated
 from tablelog.events.envelope import Envelope, Pending
 from tablelog.rules.common import JoinPlayer
 from tablelog.rules.names import player_name
-from tablelog.storage import EventStore
+from tablelog.storage import CampaignHead, EventStore
 from tablelog.storage.access import add_token, find_token, revoke_tokens
 
 TOKEN_BYTES = 32
@@ -33,6 +33,8 @@ class Caller(msgspec.Struct, frozen=True, kw_only=True):
     player: str
     role: str
     digest: str  # the token's digest: keys remembered responses per caller
+    # The campaign's head when the token was checked: a read may start from it.
+    head: CampaignHead | None = None
 
     @property
     def viewer(self) -> str:
@@ -67,7 +69,9 @@ def authenticate(store: EventStore, token: str | None) -> Caller:
         raise Unauthenticated("the access token is not known to this service")
     if row.revoked:
         raise Unauthenticated("the access token was revoked", code="revoked-token")
-    return Caller(campaign=row.campaign, player=row.player, role=row.role, digest=digest)
+    return Caller(
+        campaign=row.campaign, player=row.player, role=row.role, digest=digest, head=row.head
+    )
 
 
 def require_campaign(caller: Caller, campaign: str) -> None:

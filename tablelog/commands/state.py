@@ -169,14 +169,18 @@ def advance(entry: Entry, written: Sequence[Envelope], saved: int | None) -> Non
 
 
 @contextmanager
-def reading(store: EventStore, campaign: str) -> Iterator[Folded]:
-    """The campaign's state now, valid inside the block only (it is shared and moves on)."""
+def reading(
+    store: EventStore, campaign: str, *, head: CampaignHead | None = None
+) -> Iterator[Folded]:
+    """The campaign's state now, valid inside the block only (it is shared and moves on).
+
+    `head`, when given, was just read (the service reads it with the caller's token)."""
     entry = _entry(store, campaign)
     with entry.lock:
-        # The head is read with the lock held: read before it, a writer finishing in between
-        # would leave the cached state newer than that head, and the cache would be thrown
-        # away for nothing.
-        head = store.head(campaign)
+        if head is None or (entry.folded is not None and entry.folded.seq > head.seq):
+            # Read with the lock held: a head read before it, with a writer finishing in
+            # between, would be older than the cached state, which would be thrown away.
+            head = store.head(campaign)
         if head is None:
             raise NotFound(f"campaign {campaign!r} does not exist in {store.label}")
         yield _load(

@@ -143,7 +143,8 @@ def state(
 ) -> dict[str, Any]:
     """The table, token ledger and talent use (now, or as of seq `at`), as the caller sees it."""
     caller = caller_for(request, campaign)
-    return state_view_of(store_of(request.app.state), caller.campaign, caller.viewer, at=at)
+    store = store_of(request.app.state)
+    return state_view_of(store, caller.campaign, caller.viewer, at=at, head=caller.head)
 
 
 @get("/campaigns/{campaign:str}/log", sync_to_thread=True, tags=["reads"])

@@ -58,7 +58,7 @@ _LOCK_HEAD = (
 )
 
 
-class _HeadRow(NamedTuple):  # the columns of _LOCK_HEAD, by name, for `head_of`
+class HeadRow(NamedTuple):  # the columns of _LOCK_HEAD, by name, for `head_of`
     name: str
     ruleset: str
     created_at: int
@@ -139,7 +139,7 @@ class EventStore:
 
     def head(self, campaign: str) -> CampaignHead | None:
         row = self.one_row(_LOCK_HEAD, (campaign,))
-        return None if row is None else head_of(_HeadRow(*row))
+        return None if row is None else head_of(HeadRow(*row))
 
     def one_row(self, sql: str, params: tuple[Any, ...]) -> tuple[Any, ...] | None:
         """The first row of a one-statement read (`sql` with ? placeholders), straight
