@@ -9,6 +9,7 @@ fails with SQLITE_BUSY in WAL mode instead of waiting; IMMEDIATE waits (busy_tim
 from __future__ import annotations
 
 import sqlite3
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -119,7 +120,7 @@ def configure_sqlite(engine: Engine) -> None:
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Connection) -> None:
         mode = "IMMEDIATE" if connection.get_execution_options().get(WRITE) else "DEFERRED"
-        connection.exec_driver_sql(f"BEGIN {mode}")
+        raw_execute(connection, f"BEGIN {mode}").close()
 
 
 def enable_wal(engine: Engine) -> None:
@@ -153,6 +154,36 @@ def driver_error(what: str, orig: BaseException) -> StorageError:
     return StorageError(f"{what}: {_first_line(orig)}")
 
 
+def _from_driver(exc: BaseException) -> bool:
+    if isinstance(exc, sqlite3.Error):
+        return True
+    psycopg = sys.modules.get("psycopg")  # imported only by PostgreSQL users
+    return psycopg is not None and isinstance(exc, psycopg.Error)
+
+
+def raw_execute(conn: Connection, sql: str, params: Any = ()) -> Any:
+    """Run `sql` (? placeholders) on the driver's connection under `conn`, inside the
+    transaction `conn` began, and return the driver's cursor. For the few statements every
+    command runs: SQLAlchemy's execution around each cost the service a sixth of a
+    command's time (bench/service.py). The driver's exceptions are its own (see
+    `translated`)."""
+    cursor = driver_cursor(conn)
+    cursor.execute(driver_sql(conn, sql), params)
+    return cursor
+
+
+def driver_cursor(conn: Connection) -> Any:
+    """A cursor of the driver's connection under `conn` (see `raw_execute`)."""
+    driver = conn.connection.driver_connection
+    assert driver is not None
+    return driver.cursor()
+
+
+def driver_sql(conn: Connection, sql: str) -> str:
+    """`sql`, written with ? placeholders, in the driver's parameter style."""
+    return sql if conn.dialect.paramstyle == "qmark" else sql.replace("?", "%s")
+
+
 @contextmanager
 def translated(what: str) -> Iterator[None]:
     """Turn any driver or SQLAlchemy error into a one-sentence StorageError."""
@@ -173,3 +204,9 @@ def translated(what: str) -> Iterator[None]:
         raise DamagedDatabase(
             f"{what}: the database file is damaged (its schema holds bytes that are not text)"
         ) from None
+    except Exception as exc:
+        # Statements on the hot path run on the driver's own connection (`raw_execute`), so
+        # its own exceptions arrive here unwrapped.
+        if not _from_driver(exc):
+            raise
+        raise driver_error(what, exc) from None

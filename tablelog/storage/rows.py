@@ -187,8 +187,3 @@ def driver_rows(conn: Connection, query: Any) -> list[tuple[Any, ...]]:
     finally:
         result.close()
     return rows
-
-
-def sql_for(conn: Connection, text: str) -> str:
-    """`text` (written with ? placeholders) in the driver's parameter style."""
-    return text if conn.dialect.paramstyle == "qmark" else text.replace("?", "%s")

@@ -23,7 +23,14 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from tablelog.errors import AlreadyExists, NotFound
 from tablelog.events.envelope import Envelope
 from tablelog.storage.chain import GENESIS
-from tablelog.storage.engine import WRITE, describe, driver_error, is_sqlite, translated
+from tablelog.storage.engine import (
+    WRITE,
+    describe,
+    driver_error,
+    is_sqlite,
+    raw_execute,
+    translated,
+)
 from tablelog.storage.rows import (
     EVENT_COLUMNS,
     AppendResult,
@@ -35,7 +42,6 @@ from tablelog.storage.rows import (
     now_us,
     snapshot_of,
     snapshot_query,
-    sql_for,
 )
 from tablelog.storage.schema import campaigns, events
 from tablelog.storage.transaction import CampaignTransaction
@@ -72,6 +78,8 @@ class EventStore:
 
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
+        # The same pool, its connections marked for writing once, not on every checkout.
+        self._writer = engine.execution_options(**{WRITE: True})
         self.label = describe(engine.url)
 
     @property
@@ -90,7 +98,7 @@ class EventStore:
         """One write transaction holding the lock (SQLite: BEGIN IMMEDIATE, see engine.py)."""
         with (
             translated(f"{what} in {self.label}"),
-            self._engine.connect().execution_options(**{WRITE: True}) as conn,
+            self._writer.connect() as conn,
             conn.begin(),
         ):
             yield conn
@@ -101,10 +109,12 @@ class EventStore:
         with self._writing(f"cannot write campaign {campaign!r}") as conn:
             # SQLite's BEGIN IMMEDIATE already holds the file's write lock.
             lock = _LOCK_HEAD if self.is_sqlite else f"{_LOCK_HEAD} FOR UPDATE"
-            row = conn.exec_driver_sql(sql_for(conn, lock), (campaign,)).first()
+            cursor = raw_execute(conn, lock, (campaign,))
+            row = cursor.fetchone()
+            cursor.close()
             if row is None:
                 raise NotFound(f"campaign {campaign!r} does not exist in {self.label}")
-            yield CampaignTransaction(conn, head_of(row))
+            yield CampaignTransaction(conn, head_of(HeadRow(*row)))
 
     @contextmanager
     def new_campaign(self, name: str, ruleset: str) -> Iterator[CampaignTransaction]:

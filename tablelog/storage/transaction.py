@@ -11,11 +11,11 @@ from collections.abc import Iterator, Sequence
 import msgspec
 from sqlalchemy import insert, select
 from sqlalchemy.engine import Connection
-from sqlalchemy.exc import IntegrityError
 
 from tablelog.errors import ConcurrencyConflict, DuplicateEventId, InvalidInput
 from tablelog.events.envelope import Envelope, Pending
 from tablelog.storage.chain import event_hash
+from tablelog.storage.engine import driver_cursor, driver_sql, raw_execute
 from tablelog.storage.rows import (
     EVENT_COLUMNS,
     AppendResult,
@@ -25,7 +25,6 @@ from tablelog.storage.rows import (
     now_us,
     snapshot_of,
     snapshot_query,
-    sql_for,
 )
 from tablelog.storage.schema import access_tokens, events, snapshots
 
@@ -148,7 +147,7 @@ class CampaignTransaction:
             prev = digest
         try:
             self._insert(stored)
-        except IntegrityError:
+        except self._conn.dialect.loaded_dbapi.IntegrityError:
             # Only event_id can collide here (seq is protected by the lock): the same id was
             # appended concurrently to another campaign, whose lock this writer does not hold.
             raise DuplicateEventId(
@@ -188,7 +187,7 @@ class CampaignTransaction:
             prev = envelope.hash
         try:
             self._insert(chain)
-        except IntegrityError:
+        except self._conn.dialect.loaded_dbapi.IntegrityError:
             raise DuplicateEventId(
                 f"an event id of campaign {self._head.name} is already stored; nothing was imported"
             ) from None
@@ -199,17 +198,19 @@ class CampaignTransaction:
 
     def _move_head(self, seq: int, digest: bytes, stamp: int) -> int:
         """Move the campaign's head from the seq this transaction locked; rows changed."""
-        result = self._conn.exec_driver_sql(
-            sql_for(self._conn, _MOVE_HEAD), (seq, digest, stamp, self._head.name, self._head.seq)
+        cursor = raw_execute(
+            self._conn, _MOVE_HEAD, (seq, digest, stamp, self._head.name, self._head.seq)
         )
-        moved: int = result.rowcount
+        moved: int = cursor.rowcount
+        cursor.close()
         return moved
 
     def _insert(self, stored: Sequence[Envelope]) -> None:
         # Straight to the driver's executemany: every value is already str, int or bytes, and
         # SQLAlchemy's per-value binary wrapping would cost about half of a bulk import.
-        self._conn.exec_driver_sql(
-            sql_for(self._conn, _INSERT),
+        cursor = driver_cursor(self._conn)
+        cursor.executemany(
+            driver_sql(self._conn, _INSERT),
             [
                 (
                     e.campaign,
@@ -226,6 +227,7 @@ class CampaignTransaction:
                 for e in stored
             ],
         )
+        cursor.close()
 
     def _idempotent_replay(self, pending: Sequence[Pending]) -> AppendResult | None:
         found = {e.event_id: e for e in self.find([p.event_id for p in pending])}
