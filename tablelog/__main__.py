@@ -2,4 +2,6 @@
 
 from tablelog.cli.app import main
 
-main()
+# Guarded: `verify` starts worker processes, which import the main module again.
+if __name__ == "__main__":
+    main()

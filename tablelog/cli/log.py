@@ -63,6 +63,16 @@ def verify_command(
         typer.Option("--campaign", "-c", help="Check only this campaign (default: all)."),
     ] = None,
     json: JsonOption = False,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers",
+            min=1,
+            max=64,
+            help="Processes that check campaigns side by side (default: the CPUs, for a log "
+            "of 500,000 events or more; 1: this process only).",
+        ),
+    ] = None,
 ) -> None:
     """Re-check every campaign's hash chain and sequence; exit 3 on the first break.
 
@@ -77,7 +87,9 @@ def verify_command(
     else:
         # No schema check: verify must also report on a damaged or foreign file.
         with opened(target(ctx), check_schema=False) as store, progress_bar() as progress:
-            report = verify(store, head=expected_head, campaign=name, progress=progress)
+            report = verify(
+                store, head=expected_head, campaign=name, progress=progress, workers=workers
+            )
     if json:
         emit_json(report)
     elif report.first_bad is None:

@@ -60,5 +60,8 @@ def verify(
     head: tuple[int, bytes] | None = None,
     campaign: str | None = None,
     progress: Progress = SILENT,
+    workers: int | None = None,
 ) -> Report:
-    return verify_log(store, head=head, campaign=campaign, progress=progress)
+    """`verify_log`; by default with worker processes for a big log (this runs from the
+    command line's guarded main, or the service's)."""
+    return verify_log(store, head=head, campaign=campaign, progress=progress, workers=workers)

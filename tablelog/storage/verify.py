@@ -27,6 +27,7 @@ from tablelog.storage.chain import GENESIS, event_hash
 from tablelog.storage.engine import translated
 from tablelog.storage.schema import campaigns, events
 from tablelog.storage.store import EventStore, driver_rows
+from tablelog.storage.verify_workers import workers_for
 
 _BATCH = 5000
 _UNSEEN: Any = object()
@@ -71,17 +72,23 @@ def verify_log(
     head: tuple[int, bytes] | None = None,
     campaign: str | None = None,
     progress: Progress = SILENT,
+    workers: int | None = 1,
 ) -> Report:
-    """Check every campaign (or only `campaign`); with `head`, that the log contains it."""
-    return _Verifier(store, progress).run(head, campaign)
+    """Check every campaign (or only `campaign`); with `head`, that the log contains it.
+
+    `workers`: processes to check campaigns in; None: as many as the log repays (see
+    verify_workers.py). Worker processes import the caller's main module again, so a
+    program passing None keeps its own work under `if __name__ == "__main__":`."""
+    return _Verifier(store, progress, workers).run(head, campaign)
 
 
 class _Verifier:
     """Walks the log; remembers where it is so a read failing part way names the spot."""
 
-    def __init__(self, store: EventStore, progress: Progress) -> None:
+    def __init__(self, store: EventStore, progress: Progress, workers: int | None) -> None:
         self.store = store
         self.progress = progress
+        self.workers = workers
         self.campaigns = 0
         self.events = 0
         self.current: str | None = None
@@ -99,14 +106,12 @@ class _Verifier:
                 self._orphans(conn, only)
                 total = sum(r["head_seq"] for r in heads if isinstance(r["head_seq"], int))
                 self.progress.start(total, "verifying")
-                for row in heads:
-                    self.campaigns += 1
-                    self.current, self.last_good = row["name"], 0
-                    checked = self._campaign_fast(conn, row)
-                    if checked is None:  # something is off: the careful walk names it
-                        checked = self._campaign(conn, row)
-                    self.events += checked
-                    self.current = None
+                workers = self.workers
+                if workers is None:
+                    workers = workers_for(len(heads), total)
+                if workers <= 1 or not self._in_workers([row["name"] for row in heads], workers):
+                    for row in heads:
+                        self._walk(conn, row)
                 if head is not None:
                     _check_head(conn, head, only)
         except _Found as found:
@@ -117,6 +122,31 @@ class _Verifier:
             seq = None if self.current is None else self.last_good + 1
             return self._report(Break(campaign=self.current, seq=seq, reason=exc.message))
         return self._report(None)
+
+    def _walk(self, conn: Connection, row: dict[str, Any]) -> None:
+        self.campaigns += 1
+        self.current, self.last_good = row["name"], 0
+        checked = self._campaign_fast(conn, row)
+        if checked is None:  # something is off: the careful walk names it
+            checked = self._campaign(conn, row)
+        self.events += checked
+        self.current = None
+
+    def _in_workers(self, names: list[str], workers: int) -> bool:
+        """Check `names` in worker processes; False when they could not be started."""
+        from tablelog.storage.verify_workers import check_in_workers, failed
+
+        url = self.store.engine.url.render_as_string(hide_password=False)
+        results = check_in_workers(url, names, workers, self.progress)
+        if results is None:
+            return False
+        for name, result in zip(names, results, strict=True):
+            failed(result)
+            self.campaigns += 1
+            if result.first_bad is not None:
+                raise _Found(name, *result.first_bad)
+            self.events += result.events
+        return True
 
     def _snapshot(self) -> Connection:
         conn = self.store.engine.connect()

@@ -216,3 +216,21 @@ def test_verify_an_unknown_campaign_is_refused(tmp_path: Path) -> None:
     # $ tablelog verify -c prbe
     line = refused(run(tmp_path, "verify", "-c", "prbe"))
     assert "prbe" in line
+
+
+def test_verify_in_worker_processes_reports_what_one_process_does(tmp_path: Path) -> None:
+    for name in ("alpha", "beta", "gamma"):
+        create(tmp_path, name)
+    db = tmp_path / "tablelog.db"
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE events SET actor = 'mallory' WHERE campaign_id = 'beta'")
+    conn.close()
+
+    # $ tablelog verify --workers 2 --json   (and the same walked in one process)
+    reports = [
+        json.loads(broken(run(tmp_path, "verify", "--workers", workers, "--json")).stdout)
+        for workers in ("2", "1")
+    ]
+    assert reports[0] == reports[1]
+    assert reports[0]["first_bad"]["campaign"] == "beta"
+    assert reports[0]["first_bad"]["seq"] == 1
