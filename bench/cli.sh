@@ -3,10 +3,10 @@
 #
 #   bash bench/cli.sh [EVENTS]        # default 100000; the campaign is written once, then kept
 #
-# Each command runs once to warm the file cache, then 10 times; the median is printed next to
-# `python -c pass` and `python -c "import sqlalchemy, typer, msgspec"` (the floor: any command
-# must open the database with SQLAlchemy and parse its arguments with Typer), and its ratio to
-# that floor. Set PYTHON to the interpreter of the environment tablelog is installed in.
+# Each command runs once to warm the file cache, then 10 times, each run followed by one of
+# `python -c "import sqlalchemy, typer, msgspec"` (the floor: any command must open the
+# database with SQLAlchemy and parse its arguments with Typer); the medians of both and their
+# ratio are printed. Set PYTHON to the interpreter of the environment tablelog is installed in.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -39,21 +39,25 @@ db, seq = sys.argv[1], int(sys.argv[2])
 py = sys.executable
 
 
-def median(argv: list[str], runs: int = 10) -> float:
-    subprocess.run(argv, check=True, capture_output=True)  # warm-up
-    times = []
+def paired(argv: list[str], runs: int = 10) -> tuple[float, float]:
+    """Medians of `argv` and of the floor, their runs alternated: on a shared machine the
+    load drifts within seconds, and a ratio of two medians taken minutes apart says more
+    about that drift than about the command."""
+    floor_argv = [py, "-c", "import sqlalchemy, typer, msgspec"]
+    for warm in (argv, floor_argv):
+        subprocess.run(warm, check=True, capture_output=True)
+    took: dict[int, list[float]] = {0: [], 1: []}
     for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(argv, check=True, capture_output=True)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        for which, run in enumerate((argv, floor_argv)):
+            start = time.perf_counter()
+            subprocess.run(run, check=True, capture_output=True)
+            took[which].append(time.perf_counter() - start)
+    return statistics.median(took[0]), statistics.median(took[1])
 
 
 tl = [py, "-m", "tablelog", "--db", db]
-floor = median([py, "-c", "import sqlalchemy, typer, msgspec"])
 rows = [
     ("python -c pass", [py, "-c", "pass"]),
-    ("python -c 'import sqlalchemy, typer, msgspec'", None),
     ("tablelog --version", [py, "-m", "tablelog", "--version"]),
     ("tablelog campaign list", tl + ["campaign", "list"]),
     ("tablelog state --json", tl + ["state", "--json"]),
@@ -63,8 +67,9 @@ rows = [
     ("tablelog audit --conflict live", tl + ["audit", "--conflict", "live"]),
 ]
 print(f"campaign of {seq} events in {db.rsplit('/', 1)[-1]}")
-print(f"{'command':<52} {'median s':>9} {'x floor':>8}")
+print("floor: python -c 'import sqlalchemy, typer, msgspec', its runs alternated with each command's")
+print(f"{'command':<52} {'median s':>9} {'floor s':>8} {'x floor':>8}")
 for name, argv in rows:
-    took = floor if argv is None else median(argv)
-    print(f"{name:<52} {took:>9.3f} {took / floor:>8.2f}")
+    took, floor = paired(argv)
+    print(f"{name:<52} {took:>9.3f} {floor:>8.3f} {took / floor:>8.2f}")
 PY
