@@ -11,6 +11,8 @@ leaving no hole in the sequence.
 
 from __future__ import annotations
 
+import queue
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from itertools import chain
@@ -73,6 +75,45 @@ class HeadRow(NamedTuple):  # the columns of _LOCK_HEAD, by name, for `head_of`
     updated_at: int
 
 
+class _Readers:
+    """SQLite connections for one-row reads, each taken by one thread at a time from a
+    queue: the pool's own checkout and check-in cost more than such a read itself. They
+    are the engine's connections (its PRAGMAs, its busy timeout), detached from its pool."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self._idle: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._all: list[Any] = []
+        self._lock = threading.Lock()
+
+    def one_row(self, sql: str, params: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        try:
+            connection = self._idle.get_nowait()
+        except queue.Empty:
+            connection = self._open()
+        try:
+            # Every row fetched (one at most, by a unique key): the statement is done, and
+            # no read transaction stays open on an idle connection.
+            rows = connection.execute(sql, params).fetchall()
+        finally:
+            self._idle.put(connection)
+        return tuple(rows[0]) if rows else None
+
+    def _open(self) -> Any:
+        fairy = self._engine.raw_connection()
+        connection = fairy.driver_connection
+        fairy.detach()  # ours now, configured as every connection of the engine
+        with self._lock:
+            self._all.append(connection)
+        return connection
+
+    def close(self) -> None:
+        with self._lock:
+            opened, self._all = self._all, []
+        for connection in opened:
+            connection.close()
+
+
 class EventStore:
     """The log on one database. Open it with `tablelog.storage.open_store`."""
 
@@ -80,6 +121,9 @@ class EventStore:
         self._engine = engine
         # The same pool, its connections marked for writing once, not on every checkout.
         self._writer = engine.execution_options(**{WRITE: True})
+        # A file's own reader connections; a memory database has one connection only.
+        in_file = is_sqlite(engine.url) and engine.url.database not in (None, "", ":memory:")
+        self._readers = _Readers(engine) if in_file else None
         self.label = describe(engine.url)
 
     @property
@@ -91,6 +135,8 @@ class EventStore:
         return is_sqlite(self._engine.url)
 
     def close(self) -> None:
+        if self._readers is not None:
+            self._readers.close()
         self._engine.dispose()
 
     @contextmanager
@@ -155,12 +201,13 @@ class EventStore:
         """The first row of a one-statement read (`sql` with ? placeholders), straight
         through the driver: no SQLAlchemy statement and no explicit BEGIN (one statement is
         its own read transaction in SQLite; the pool rolls PostgreSQL's back). The service
-        reads a head and a token for nearly every request, and this way costs a third of
-        the SQLAlchemy one (bench/service.py)."""
+        reads a token and a head for nearly every request (bench/service.py)."""
         dialect = self._engine.dialect
         if dialect.paramstyle != "qmark":
             sql = sql.replace("?", "%s")
         try:
+            if self._readers is not None:
+                return self._readers.one_row(sql, params)
             raw = self._engine.raw_connection()
             try:
                 cursor = raw.cursor()
