@@ -114,13 +114,45 @@ class _Readers:
             connection.close()
 
 
+class _Writers:
+    """Connections for write transactions, kept open between them and taken by one thread at
+    a time: checking a connection out of the pool and back in for every command cost the
+    service a third of a command's time (bench/service.py). Idle, one holds no transaction
+    and no lock; one that went bad is closed, not kept."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self._idle: queue.SimpleQueue[Connection] = queue.SimpleQueue()
+        self._closed = False
+
+    def take(self) -> Connection:
+        try:
+            return self._idle.get_nowait()
+        except queue.Empty:
+            return self._engine.connect()
+
+    def give_back(self, conn: Connection) -> None:
+        if self._closed or conn.invalidated or conn.closed or conn.in_transaction():
+            conn.close()
+        else:
+            self._idle.put(conn)
+
+    def close(self) -> None:
+        self._closed = True
+        while True:
+            try:
+                self._idle.get_nowait().close()
+            except queue.Empty:
+                return
+
+
 class EventStore:
     """The log on one database. Open it with `tablelog.storage.open_store`."""
 
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
-        # The same pool, its connections marked for writing once, not on every checkout.
-        self._writer = engine.execution_options(**{WRITE: True})
+        # Connections marked for writing once, and kept between transactions.
+        self._writers = _Writers(engine.execution_options(**{WRITE: True}))
         # A file's own reader connections; a memory database has one connection only.
         in_file = is_sqlite(engine.url) and engine.url.database not in (None, "", ":memory:")
         self._readers = _Readers(engine) if in_file else None
@@ -137,17 +169,19 @@ class EventStore:
     def close(self) -> None:
         if self._readers is not None:
             self._readers.close()
+        self._writers.close()
         self._engine.dispose()
 
     @contextmanager
     def _writing(self, what: str) -> Iterator[Connection]:
         """One write transaction holding the lock (SQLite: BEGIN IMMEDIATE, see engine.py)."""
-        with (
-            translated(f"{what} in {self.label}"),
-            self._writer.connect() as conn,
-            conn.begin(),
-        ):
-            yield conn
+        with translated(f"{what} in {self.label}"):
+            conn = self._writers.take()
+            try:
+                with conn.begin():
+                    yield conn
+            finally:
+                self._writers.give_back(conn)
 
     @contextmanager
     def transaction(self, campaign: str) -> Iterator[CampaignTransaction]:
