@@ -1,13 +1,15 @@
 """The Improv table as the log has built it: people, tokens, talents, decks and conflicts.
 
 `evolve` (evolve.py) is the only code that changes these objects; `decide` reads them. They are
-plain mutable dataclasses because a fold owns its state: nothing else holds a reference.
+plain mutable Structs because a fold owns its state: nothing else holds a reference (Structs
+rather than dataclasses: every CLI command defines these classes, and a Struct class costs a
+tenth of a slotted dataclass to create).
 """
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Literal
 
 import msgspec
@@ -18,8 +20,7 @@ GM = "gm"
 HOLDERS = ("gm", "pool", "bank", "out_of_play", "table")
 
 
-@dataclass(slots=True)
-class Ledger:
+class Ledger(msgspec.Struct):
     """Every story-token is in exactly one place; moves keep the sum (session resets aside)."""
 
     gm: int = 0
@@ -27,7 +28,7 @@ class Ledger:
     bank: int = 0
     out_of_play: int = 0
     table: int = 0  # tokens sitting on cards, until the round's clean-up
-    players: dict[str, int] = field(default_factory=dict)
+    players: dict[str, int] = msgspec.field(default_factory=dict)
 
     def held(self, holder: str) -> int:
         if holder in HOLDERS:
@@ -56,34 +57,30 @@ class Ledger:
         )
 
 
-@dataclass(slots=True)
-class Player:
+class Player(msgspec.Struct):
     key: str
     display: str
 
 
-@dataclass(slots=True)
-class Character:
+class Character(msgspec.Struct):
     key: str
     display: str
     player: str
     talents: dict[str, str]  # key -> display
-    uses: Counter[str] = field(default_factory=Counter)  # talent uses this session
+    uses: Counter[str] = msgspec.field(default_factory=Counter)  # talent uses this session
 
     @property
     def used(self) -> int:
         return sum(self.uses.values())
 
 
-@dataclass(slots=True)
-class PileCard:
+class PileCard(msgspec.Struct):
     card: str
     own: bool  # won by this side itself (only those may be given, one of them)
     deck: str | None = None
 
 
-@dataclass(slots=True)
-class Side:
+class Side(msgspec.Struct):
     key: str
     display: str
     gm: bool
@@ -91,21 +88,19 @@ class Side:
     opposes: str | None
     player: str | None  # the protagonist's player; None for a GM stake
     status: Literal["in", "eliminated", "destroyed"] = "in"
-    victory: list[PileCard] = field(default_factory=list)
+    victory: list[PileCard] = msgspec.field(default_factory=list)
     gifts_given: int = 0
     final_narration: bool = False
     fate_losses: int = 0
 
 
-@dataclass(slots=True)
-class Play:
+class Play(msgspec.Struct):
     card: str
     from_deck: bool = False
     deck: str | None = None
 
 
-@dataclass(slots=True)
-class Bonus:
+class Bonus(msgspec.Struct):
     on: str
     by: str
     player: str
@@ -115,27 +110,27 @@ class Bonus:
     assist: str | None = None
 
 
-@dataclass(slots=True)
-class Fate:
+class Fate(msgspec.Struct):
     """Exact ties of one round, waiting for tie-breakers, and their results."""
 
-    pending: list[tuple[str, str]] = field(default_factory=list)
-    draws: dict[str, list[str]] = field(default_factory=dict)
-    results: list[tuple[str, str]] = field(default_factory=list)  # (winner, loser)
-    choices_due: list[str] = field(default_factory=list)  # extended: losers who must choose
+    pending: list[tuple[str, str]] = msgspec.field(default_factory=list)
+    draws: dict[str, list[str]] = msgspec.field(default_factory=dict)
+    results: list[tuple[str, str]] = msgspec.field(default_factory=list)  # (winner, loser)
+    choices_due: list[str] = msgspec.field(default_factory=list)  # extended: losers who must choose
 
 
-@dataclass(slots=True)
-class Round:
+class Round(msgspec.Struct):
     number: int
-    plays: dict[str, Play] = field(default_factory=dict)
-    bonuses: list[Bonus] = field(default_factory=list)
+    plays: dict[str, Play] = msgspec.field(default_factory=dict)
+    bonuses: list[Bonus] = msgspec.field(default_factory=list)
     revealed: bool = False
-    totals: dict[str, int] = field(default_factory=dict)
-    beats: list[tuple[str, str]] = field(default_factory=list)
-    winners: list[str] = field(default_factory=list)
-    fate: Fate = field(default_factory=Fate)
-    settled: set[str] = field(default_factory=set)  # sides whose card went to a pile or discard
+    totals: dict[str, int] = msgspec.field(default_factory=dict)
+    beats: list[tuple[str, str]] = msgspec.field(default_factory=list)
+    winners: list[str] = msgspec.field(default_factory=list)
+    fate: Fate = msgspec.field(default_factory=Fate)
+    settled: set[str] = msgspec.field(
+        default_factory=set
+    )  # sides whose card went to a pile or discard
 
     def tokens_on(self, side: str) -> int:
         return sum(b.count for b in self.bonuses if b.on == side and b.kind == "token")
@@ -150,19 +145,18 @@ class Round:
         return sum(b.count for b in self.bonuses if b.on == side)
 
 
-@dataclass(slots=True)
-class Conflict:
+class Conflict(msgspec.Struct):
     key: str
     kind: Literal["simple", "extended"]
     planned_rounds: int
     gm_tokens_at_open: int
     status: Literal["open", "closed"] = "open"
-    sides: dict[str, Side] = field(default_factory=dict)
-    rounds: list[Round] = field(default_factory=list)
+    sides: dict[str, Side] = msgspec.field(default_factory=dict)
+    rounds: list[Round] = msgspec.field(default_factory=list)
     gm_spent: int = 0
     banked: int = 0  # tokens this conflict sent to the bank: the GM gets them at its close
-    awarders: set[tuple[int, str]] = field(default_factory=set)  # (round, giver)
-    beats: list[tuple[str, str]] = field(default_factory=list)  # final (extended) or reveal
+    awarders: set[tuple[int, str]] = msgspec.field(default_factory=set)  # (round, giver)
+    beats: list[tuple[str, str]] = msgspec.field(default_factory=list)  # final (extended) or reveal
     opened_at: int = 0  # the seq of the event that opened it
     closed_at: int = 0  # the seq of the event that closed it
 
@@ -279,36 +273,34 @@ class ClosedConflict(msgspec.Struct, frozen=True, array_like=True):
     beats: tuple[tuple[str, str], ...]
 
 
-@dataclass(slots=True)
-class Deck:
-    draw: list[str] = field(default_factory=list)  # top card first
-    discard: list[str] = field(default_factory=list)
+class Deck(msgspec.Struct):
+    draw: list[str] = msgspec.field(default_factory=list)  # top card first
+    discard: list[str] = msgspec.field(default_factory=list)
 
 
-@dataclass(slots=True)
-class ImprovState:
+class ImprovState(msgspec.Struct):
     campaign: str
     gm: str
     options: ImprovOptions
-    players: dict[str, Player] = field(default_factory=dict)
-    characters: dict[str, Character] = field(default_factory=dict)
+    players: dict[str, Player] = msgspec.field(default_factory=dict)
+    characters: dict[str, Character] = msgspec.field(default_factory=dict)
     session: int = 0
     session_open: bool = False
-    session_players: list[str] = field(default_factory=list)
+    session_players: list[str] = msgspec.field(default_factory=list)
     scene: int = 0
     scene_open: bool = False
     # Awards outside conflicts: one per giver per (session, scene, in a scene or between).
-    scene_awarders: set[tuple[int, int, bool, str]] = field(default_factory=set)
-    ledger: Ledger = field(default_factory=Ledger)
-    conflicts: dict[str, Conflict] = field(default_factory=dict)
-    decks: dict[str, Deck] = field(default_factory=dict)
-    hands: dict[str, list[str]] = field(default_factory=dict)
+    scene_awarders: set[tuple[int, int, bool, str]] = msgspec.field(default_factory=set)
+    ledger: Ledger = msgspec.field(default_factory=Ledger)
+    conflicts: dict[str, Conflict] = msgspec.field(default_factory=dict)
+    decks: dict[str, Deck] = msgspec.field(default_factory=dict)
+    hands: dict[str, list[str]] = msgspec.field(default_factory=dict)
     # The seq of the last event folded: seqs run 1, 2, ... without gaps (the store and
     # `verify` see to it), so evolve counts them.
     seq: int = 0
     # Closed conflicts, but for the one closed last, as their records (see ClosedConflict),
     # each kept encoded until something asks for it: most commands never do.
-    archive: dict[str, msgspec.Raw] = field(default_factory=dict)
+    archive: dict[str, msgspec.Raw] = msgspec.field(default_factory=dict)
     last_closed: str | None = None  # the conflict closed last, still whole in `conflicts`
 
     @property
@@ -324,7 +316,7 @@ class ImprovState:
     def archived(self, key: str) -> ClosedConflict | None:
         """The record of an archived conflict, decoded."""
         raw = self.archive.get(key)
-        return None if raw is None else _RECORD.decode(raw)
+        return None if raw is None else _records().decode(raw)
 
     def keep_record(self, conflict: Conflict) -> None:
         self.archive[conflict.key] = msgspec.Raw(_RECORD_ENCODER.encode(conflict.record()))
@@ -333,7 +325,7 @@ class ImprovState:
         """Every conflict the campaign has opened, in the order they were opened: the whole
         ones and the records of the archived ones."""
         found: list[Conflict | ClosedConflict] = list(self.conflicts.values())
-        found.extend(_RECORD.decode(raw) for raw in self.archive.values())
+        found.extend(_records().decode(raw) for raw in self.archive.values())
         return sorted(found, key=lambda c: c.opened_at)
 
     def open_conflicts(self) -> list[Conflict]:
@@ -351,5 +343,11 @@ class ImprovState:
         return self.options.player_hand
 
 
-_RECORD = msgspec.msgpack.Decoder(ClosedConflict)
 _RECORD_ENCODER = msgspec.msgpack.Encoder()
+
+
+@functools.cache
+def _records() -> msgspec.msgpack.Decoder[ClosedConflict]:
+    # Built on first use: building it resolves every annotation above, a cost a command
+    # that never opens an archived conflict should not pay at import.
+    return msgspec.msgpack.Decoder(ClosedConflict)
