@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from typing import Annotated
 
 import typer
@@ -33,7 +34,11 @@ def serve(
     store = open_store(location, create=True)  # refuse a bad database before listening
     try:
         typer.echo(f"tablelog service on http://{host}:{port} over {store.label}", err=True)
-        uvicorn.run(create_app(store), host=host, port=port, log_level="warning")
+        app = create_app(store)
+        # The service's modules and routes live as long as it does: the garbage collector
+        # need not walk them again on every full collection.
+        gc.freeze()
+        uvicorn.run(app, host=host, port=port, log_level="warning")
     finally:
         store.close()
 
