@@ -18,6 +18,7 @@ from tablelog.errors import Forbidden, InvalidInput, NotFound, Unauthenticated
 from tablelog.events.envelope import Envelope, Pending
 from tablelog.rules.common import JoinPlayer
 from tablelog.rules.names import player_name
+from tablelog.rules.registry import no_shuffle
 from tablelog.storage import CampaignHead, EventStore
 from tablelog.storage.access import add_token, find_token, revoke_tokens
 
@@ -120,7 +121,7 @@ def invite(
                 )
             if role == "player":
                 # An observer is not a player of the game: no event, only a token.
-                events = folded.ruleset.decide(folded.state, JoinPlayer(player=player), _no_shuffle)
+                events = folded.ruleset.decide(folded.state, JoinPlayer(player=player), no_shuffle)
                 gm = getattr(folded.state, "gm", None)
                 written = tx.append(
                     [Pending.of(e, actor=gm or "gm", event_id=str(uuid.uuid4())) for e in events]
@@ -139,7 +140,3 @@ def revoke(store: EventStore, campaign: str, player: str, *, caller: Caller | No
     if count == 0:
         raise NotFound(f"{player} has no live access token in campaign {campaign}", code="no-token")
     return count
-
-
-def _no_shuffle(cards: list[str]) -> list[str]:
-    return list(cards)

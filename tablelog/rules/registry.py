@@ -28,6 +28,12 @@ _MODULES: dict[str, str] = {
 Shuffle = Callable[[list[str]], list[str]]
 
 
+def no_shuffle(cards: list[str]) -> list[str]:
+    """A shuffle that keeps the order: for decisions that must not depend on a new shuffle
+    (re-deciding a stored event, a join), whose draws are their own events."""
+    return list(cards)
+
+
 @dataclass(frozen=True)
 class Ruleset:
     """What a ruleset supplies. State is the ruleset's own type, opaque to core code."""

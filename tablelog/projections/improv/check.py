@@ -22,15 +22,11 @@ from tablelog.rules.common import StartSession
 from tablelog.rules.improv import commands as c
 from tablelog.rules.improv import conflict, fate, finale, people, reveal
 from tablelog.rules.improv.state import ImprovState
+from tablelog.rules.registry import no_shuffle
 
 # Not compared: wording (a newer tablelog may explain better) and the random salt of hidden
 # fields (drawn when the event was appended; see Event.hidden).
 _WORDING = frozenset({"rule", "reason", "salt"})
-
-
-def _no_shuffle(cards: list[str]) -> list[str]:
-    # Decisions never depend on a new shuffle: the draws that follow one are their own events.
-    return list(cards)
 
 
 def _first(events: list[Event], kind: type[Event]) -> Event | None:
@@ -41,7 +37,7 @@ def _expected(state: ImprovState, event: Event) -> Event | None:
     """The decision the rules reach in place of `event` (raises when they refuse it)."""
     match event:
         case ev.RoundRevealed():
-            made = reveal.reveal(state, c.Reveal(conflict=event.conflict), _no_shuffle)
+            made = reveal.reveal(state, c.Reveal(conflict=event.conflict), no_shuffle)
             return _first(made, ev.RoundRevealed)
         case ev.FateResolved():
             found = state.conflicts[event.conflict]
@@ -56,10 +52,10 @@ def _expected(state: ImprovState, event: Event) -> Event | None:
             )
             return _first(made, ev.FateChosen)
         case ev.ConflictClosed():
-            made = finale.close(state, c.Close(conflict=event.conflict), _no_shuffle)
+            made = finale.close(state, c.Close(conflict=event.conflict), no_shuffle)
             return _first(made, ev.ConflictClosed)
         case ev.SessionStarted():
-            made = people.start_session(state, StartSession(), _no_shuffle)
+            made = people.start_session(state, StartSession(), no_shuffle)
             return _first(made, ev.SessionStarted)
         case ev.ConflictOpened():
             extended = event.kind == "extended"
@@ -76,7 +72,7 @@ def _expected(state: ImprovState, event: Event) -> Event | None:
                 card=None if event.from_deck and state.managed else event.card,
                 from_deck=event.from_deck,
             )
-            return _first(conflict.play_card(state, play, _no_shuffle), ev.CardPlayed)
+            return _first(conflict.play_card(state, play, no_shuffle), ev.CardPlayed)
         case ev.BonusPlaced():
             bonus = c.PlaceBonus(
                 conflict=event.conflict,
@@ -94,7 +90,7 @@ def _expected(state: ImprovState, event: Event) -> Event | None:
             gift = c.Give(
                 conflict=event.conflict, giver=event.giver, receiver=event.receiver, card=event.card
             )
-            return _first(finale.give(state, gift, _no_shuffle), ev.VictoryCardGiven)
+            return _first(finale.give(state, gift, no_shuffle), ev.VictoryCardGiven)
     return None
 
 
