@@ -106,15 +106,15 @@ def execute(
                 for event in events
             ]
             result = tx.append(pending, expected_seq=expected_seq, fresh_ids=True)
-            saved = None if result.replayed else state.snapshot_due(entry, tx, folded)
+            saved = state.snapshot_due(entry, tx, folded)
             if on_commit is not None:
                 on_commit(tx, result.events)
         return result, saved
 
     with entry.lock:
         result, saved = transaction()
-        # Committed: the cached state moves on (a replayed retry appended nothing).
-        state.advance(entry, [] if result.replayed else result.events, saved)
+        # Committed: the cached state moves on. (Fresh ids: an append here is never a replay.)
+        state.advance(entry, result.events, saved)
         if on_done is not None and entry.folded is not None:
             on_done(entry.folded, result.events)
     return result.events

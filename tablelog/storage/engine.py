@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
-from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.engine import URL, Connection, Dialect, make_url
 from sqlalchemy.exc import (
     ArgumentError,
     DBAPIError,
@@ -168,7 +168,7 @@ def raw_execute(conn: Connection, sql: str, params: Any = ()) -> Any:
     command's time (bench/service.py). The driver's exceptions are its own (see
     `translated`)."""
     cursor = driver_cursor(conn)
-    cursor.execute(driver_sql(conn, sql), params)
+    cursor.execute(driver_sql(conn.dialect, sql), params)
     return cursor
 
 
@@ -179,9 +179,9 @@ def driver_cursor(conn: Connection) -> Any:
     return driver.cursor()
 
 
-def driver_sql(conn: Connection, sql: str) -> str:
+def driver_sql(dialect: Dialect, sql: str) -> str:
     """`sql`, written with ? placeholders, in the driver's parameter style."""
-    return sql if conn.dialect.paramstyle == "qmark" else sql.replace("?", "%s")
+    return sql if dialect.paramstyle == "qmark" else sql.replace("?", "%s")
 
 
 @contextmanager

@@ -29,6 +29,7 @@ from tablelog.storage.engine import (
     WRITE,
     describe,
     driver_error,
+    driver_sql,
     is_sqlite,
     raw_execute,
     translated,
@@ -237,8 +238,7 @@ class EventStore:
         its own read transaction in SQLite; the pool rolls PostgreSQL's back). The service
         reads a token and a head for nearly every request (bench/service.py)."""
         dialect = self._engine.dialect
-        if dialect.paramstyle != "qmark":
-            sql = sql.replace("?", "%s")
+        sql = driver_sql(dialect, sql)
         try:
             if self._readers is not None:
                 return self._readers.one_row(sql, params)

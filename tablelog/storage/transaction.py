@@ -63,6 +63,7 @@ _PG_APPEND = (
     f"INSERT INTO events ({', '.join(_INSERT_COLUMNS)}) "
     "SELECT v.* FROM moved, (VALUES {rows}) AS v"
 )
+_PG_ROWS_MAX = 1000  # a statement holds at most 65,535 parameters, ten per row
 _PG_ROW = (
     "(?::varchar, ?::bigint, ?::varchar, ?::varchar, ?::integer, ?::varchar, ?::bigint, "
     "?::bytea, ?::bytea, ?::bytea)"
@@ -217,24 +218,13 @@ class CampaignTransaction:
 
         On PostgreSQL in one statement: each statement is a round trip to the server, and a
         command's whole transaction is only four of them (bench/postgres.py)."""
-        if self._conn.dialect.name != "postgresql":
+        if self._conn.dialect.name != "postgresql" or len(stored) > _PG_ROWS_MAX:
             self._insert(stored)
             return self._move_head(seq, digest, stamp)
         rows = ", ".join([_PG_ROW] * len(stored))
         params: list[Any] = [seq, digest, stamp, self._head.name, self._head.seq]
         for e in stored:
-            params += [
-                e.campaign,
-                e.seq,
-                e.event_id,
-                e.type,
-                e.schema_version,
-                e.actor,
-                e.recorded_at,
-                e.payload,
-                e.prev_hash,
-                e.hash,
-            ]
+            params += _row(e)
         cursor = raw_execute(self._conn, _PG_APPEND.format(rows=rows), params)
         inserted: int = cursor.rowcount
         cursor.close()
@@ -253,24 +243,7 @@ class CampaignTransaction:
         # Straight to the driver's executemany: every value is already str, int or bytes, and
         # SQLAlchemy's per-value binary wrapping would cost about half of a bulk import.
         cursor = driver_cursor(self._conn)
-        cursor.executemany(
-            driver_sql(self._conn, _INSERT),
-            [
-                (
-                    e.campaign,
-                    e.seq,
-                    e.event_id,
-                    e.type,
-                    e.schema_version,
-                    e.actor,
-                    e.recorded_at,
-                    e.payload,
-                    e.prev_hash,
-                    e.hash,
-                )
-                for e in stored
-            ],
-        )
+        cursor.executemany(driver_sql(self._conn.dialect, _INSERT), [_row(e) for e in stored])
         cursor.close()
 
     def _idempotent_replay(self, pending: Sequence[Pending]) -> AppendResult | None:
@@ -320,6 +293,22 @@ class CampaignTransaction:
                 created_at=now_us(),
             )
         )
+
+
+def _row(e: Envelope) -> tuple[Any, ...]:
+    """An event's values in the order of `_INSERT_COLUMNS`."""
+    return (
+        e.campaign,
+        e.seq,
+        e.event_id,
+        e.type,
+        e.schema_version,
+        e.actor,
+        e.recorded_at,
+        e.payload,
+        e.prev_hash,
+        e.hash,
+    )
 
 
 def _same_event(p: Pending, stored: Envelope, campaign: str) -> bool:

@@ -59,11 +59,21 @@ def state_view(state: ImprovState, seq: int, viewer: str | None = None) -> dict[
 
 
 def closed_summary(record: ClosedConflict) -> dict[str, Any]:
-    """`conflict_summary` of a closed conflict from its record: the same keys and values."""
+    """A conflict as `state` lists it, from its record (an archived conflict's, or a whole
+    one's: see `conflict_summary`)."""
+    return _summary(record, "closed", showing_beats=True)
+
+
+def conflict_summary(conflict: Conflict) -> dict[str, Any]:
+    showing_beats = conflict.kind == "simple" or conflict.status == "closed"
+    return _summary(conflict.record(), conflict.status, showing_beats=showing_beats)
+
+
+def _summary(record: ClosedConflict, status: str, *, showing_beats: bool) -> dict[str, Any]:
     return {
         "kind": record.kind,
-        "status": "closed",
-        "round": record.played,
+        "status": status,
+        "round": record.played,  # rounds are numbered 1, 2, ... as they begin
         "rounds": record.planned_rounds,
         "sides": {
             side.key: {
@@ -76,29 +86,7 @@ def closed_summary(record: ClosedConflict) -> dict[str, Any]:
             }
             for side in record.sides
         },
-        "beats": [list(b) for b in record.beats],
-    }
-
-
-def conflict_summary(conflict: Conflict) -> dict[str, Any]:
-    showing_beats = conflict.kind == "simple" or conflict.status == "closed"
-    return {
-        "kind": conflict.kind,
-        "status": conflict.status,
-        "round": len(conflict.rounds),  # numbered 1, 2, ... as they begin
-        "rounds": conflict.planned_rounds,
-        "sides": {
-            key: {
-                "gm": side.gm,
-                "player": side.player,
-                "stake": side.text,
-                "opposes": side.opposes,
-                "victory": [p.card for p in side.victory],
-                "status": side.status,
-            }
-            for key, side in conflict.sides.items()
-        },
-        "beats": [list(b) for b in conflict.beats] if showing_beats else [],
+        "beats": [list(b) for b in record.beats] if showing_beats else [],
     }
 
 

@@ -170,7 +170,8 @@ class Conflict(msgspec.Struct):
         return self.rounds[-1] if self.rounds else None
 
     def record(self) -> ClosedConflict:
-        """What the state keeps of this closed conflict once another closes after it."""
+        """What the state keeps of this conflict once it has closed and another closed after
+        it; also what `state` lists of any conflict (see projections/improv/views.py)."""
         return ClosedConflict(
             key=self.key,
             kind=self.kind,
@@ -181,7 +182,6 @@ class Conflict(msgspec.Struct):
             sides=tuple(
                 ClosedSide(
                     key=side.key,
-                    display=side.display,
                     gm=side.gm,
                     text=side.text,
                     opposes=side.opposes,
@@ -244,7 +244,6 @@ class Conflict(msgspec.Struct):
 
 class ClosedSide(msgspec.Struct, frozen=True, array_like=True, gc=False):
     key: str
-    display: str
     gm: bool
     text: str
     opposes: str | None
