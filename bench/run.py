@@ -39,7 +39,8 @@ from bench import generate, peers
 from bench.peers.data import Meter, Result, load_rows
 from tablelog.commands import database
 from tablelog.commands.table import execute
-from tablelog.commands.transfer import export_jsonl, import_jsonl
+from tablelog.commands.importing import import_jsonl
+from tablelog.commands.transfer import export_jsonl
 from tablelog.projections.fold import fold
 from tablelog.rules.improv import commands as c
 from tablelog.storage import open_store
@@ -110,9 +111,9 @@ def tablelog_commands(db: Path, scratch: Path, commands: int) -> Result:
     database.upgrade(str(copy))
     store = open_store(str(copy))
     try:
-        from tablelog.commands.transfer import write_import
+        from tablelog.commands.transfer import copy_campaign
 
-        write_import(store, {"bench": source})
+        copy_campaign(store, source)
         execute(store, "bench", c.StartSession())
         execute(store, "bench", c.OpenConflict(conflict="bench-fight"))
         execute(store, "bench", c.SetStake(conflict="bench-fight", side="Riso", gm=True, text="x"))

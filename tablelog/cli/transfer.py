@@ -16,8 +16,9 @@ from tablelog.cli.options import CampaignOption, JsonOption, remote, target
 from tablelog.cli.output import emit_json
 from tablelog.cli.progress import progress_bar
 from tablelog.commands.database import opened, resolve_campaign
+from tablelog.commands.importing import import_into
 from tablelog.commands.post import post
-from tablelog.commands.transfer import export_jsonl, read_export, write_import
+from tablelog.commands.transfer import export_jsonl
 from tablelog.errors import InvalidInput
 
 
@@ -128,19 +129,17 @@ def import_(
     file: Annotated[Path, typer.Argument(help="A JSON Lines export.")],
     json: JsonOption = False,
 ) -> None:
-    """Load a JSON Lines export, after checking every line's sequence and hash chain.
+    """Load a JSON Lines export, checking every line's sequence, hash chain and payload.
 
-    A file with a broken chain or sequence is refused, naming the line, and nothing is written.
+    The file goes in as one transaction: a line that does not hold refuses the whole file,
+    naming the line, and nothing is written (a database created for it is removed again).
     Each imported campaign gets a new GM access token (shown once).
 
     Example: `tablelog --db other.db import bar-fight.jsonl`
     """
     where = target(ctx)  # refuses at once through the service: an import needs the database
     with progress_bar() as progress:
-        # The whole file is checked before any database is touched.
-        campaigns = read_export(file, progress=progress)
-        with opened(where, create=True) as store:
-            imported = write_import(store, campaigns, progress=progress)
+        imported = import_into(where, file, progress=progress)
     if json:
         emit_json(
             [

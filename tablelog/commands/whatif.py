@@ -15,7 +15,7 @@ from tablelog.commands import state
 from tablelog.commands.access import Caller
 from tablelog.commands.log import MAX_SEQ
 from tablelog.commands.table import execute
-from tablelog.commands.transfer import write_import
+from tablelog.commands.transfer import copy_campaign
 from tablelog.errors import Forbidden, InvalidInput, TablelogError
 from tablelog.projections.fold import fold
 from tablelog.projections.registry import describe, views_for
@@ -47,7 +47,7 @@ def scratch_copy(store: EventStore, campaign: str, at: int) -> EventStore:
     envelopes = store.read(campaign, upto_seq=at)
     scratch = scratch_store()
     try:
-        write_import(scratch, {campaign: envelopes})
+        copy_campaign(scratch, envelopes)
     except BaseException:
         scratch.close()
         raise

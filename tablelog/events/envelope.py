@@ -13,6 +13,10 @@ import msgspec
 from tablelog.events.base import Event
 from tablelog.events.codec import decode, encode
 
+EventRow = tuple[str, int, str, str, int, str, int, bytes, bytes, bytes]
+"""A stored event's values in column order: campaign, seq, event_id, type, schema_version,
+actor, recorded_at, payload, prev_hash, hash."""
+
 
 class Pending(msgspec.Struct, frozen=True, kw_only=True):
     """An event about to be appended: the store adds seq, time and hashes."""
@@ -52,6 +56,21 @@ class Envelope(msgspec.Struct, frozen=True, kw_only=True):
 
     def event(self) -> Event:
         return decode(self.type, self.schema_version, self.payload)
+
+    def row(self) -> EventRow:
+        """The values as the store inserts them."""
+        return (
+            self.campaign,
+            self.seq,
+            self.event_id,
+            self.type,
+            self.schema_version,
+            self.actor,
+            self.recorded_at,
+            self.payload,
+            self.prev_hash,
+            self.hash,
+        )
 
     def to_json_line(self, visible_payload: dict[str, Any] | None = None) -> bytes:
         """The JSON Lines form: the whole envelope, the payload inline byte for byte.
@@ -108,7 +127,7 @@ class _Line(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 _LINE_ENCODER = msgspec.json.Encoder()
 
 
-class _RawLine(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class RawLine(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     campaign: str
     seq: int
     event_id: str
@@ -121,13 +140,14 @@ class _RawLine(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     payload: msgspec.Raw  # the payload's bytes exactly as they stand in the line
 
 
-_LINE_DECODER = msgspec.json.Decoder(_RawLine)
+# A whole export line at once; the payload stays the bytes it was (see `RawLine.payload`).
+LINE_DECODER = msgspec.json.Decoder(RawLine)
 
 
 def envelope_from_line(line: bytes) -> Envelope:
     """Parse one JSON Lines export line; ValueError with a readable reason otherwise."""
     try:
-        raw = _LINE_DECODER.decode(line)
+        raw = LINE_DECODER.decode(line)
         prev_hash, digest = bytes.fromhex(raw.prev_hash), bytes.fromhex(raw.hash)
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         raise ValueError(str(exc).replace("`", "")) from None

@@ -21,7 +21,7 @@ def open_store(target: str, *, create: bool = False, check_schema: bool = True) 
     migrated with `tablelog db upgrade`.
     """
     url = resolve_url(target)
-    if is_sqlite(url) and not create and url.database and not Path(url.database).exists():
+    if not create and new_sqlite_file(target) is not None:
         raise NotFound(
             f"there is no database at {url.database}; "
             "`tablelog campaign create NAME --ruleset improv` creates one"
@@ -37,6 +37,15 @@ def open_store(target: str, *, create: bool = False, check_schema: bool = True) 
     return store
 
 
+def new_sqlite_file(target: str) -> Path | None:
+    """The path of the SQLite file `target` names when that file does not exist yet."""
+    url = resolve_url(target)
+    if not is_sqlite(url) or url.database in (None, "", ":memory:"):
+        return None
+    path = Path(url.database)
+    return None if path.exists() else path
+
+
 __all__ = [
     "DEFAULT_TARGET",
     "AppendResult",
@@ -45,5 +54,6 @@ __all__ = [
     "DamagedDatabase",
     "EventStore",
     "describe",
+    "new_sqlite_file",
     "open_store",
 ]

@@ -18,13 +18,13 @@ from contextlib import contextmanager
 from itertools import chain
 from typing import Any, NamedTuple
 
-from sqlalchemy import Engine, insert, select
+from sqlalchemy import Engine, select
 from sqlalchemy.engine import Connection
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import SQLAlchemyError
 
-from tablelog.errors import AlreadyExists, NotFound
+from tablelog.errors import NotFound
 from tablelog.events.envelope import Envelope
-from tablelog.storage.chain import GENESIS
+from tablelog.storage.bulk import BulkLoad
 from tablelog.storage.engine import (
     WRITE,
     describe,
@@ -47,7 +47,7 @@ from tablelog.storage.rows import (
     snapshot_query,
 )
 from tablelog.storage.schema import campaigns, events
-from tablelog.storage.transaction import CampaignTransaction
+from tablelog.storage.transaction import CampaignTransaction, insert_campaign
 
 __all__ = [
     "AppendResult",
@@ -201,27 +201,14 @@ class EventStore:
     def new_campaign(self, name: str, ruleset: str) -> Iterator[CampaignTransaction]:
         """Create `name` with an empty chain and lock it; the caller appends its first event."""
         with self._writing(f"cannot create campaign {name!r}") as conn:
-            taken = conn.execute(select(campaigns.c.name).where(campaigns.c.name == name)).first()
-            if taken is not None:
-                raise AlreadyExists(f"a campaign named {name!r} already exists")
-            stamp = now_us()
-            head = CampaignHead(
-                name=name, ruleset=ruleset, seq=0, hash=GENESIS, created_at=stamp, updated_at=stamp
-            )
-            try:
-                conn.execute(
-                    insert(campaigns).values(
-                        name=name,
-                        ruleset=ruleset,
-                        created_at=stamp,
-                        head_seq=0,
-                        head_hash=GENESIS,
-                        updated_at=stamp,
-                    )
-                )
-            except IntegrityError:  # created by another writer since the check above
-                raise AlreadyExists(f"a campaign named {name!r} already exists") from None
-            yield CampaignTransaction(conn, head)
+            yield CampaignTransaction(conn, insert_campaign(conn, name, ruleset))
+
+    @contextmanager
+    def bulk_load(self) -> Iterator[BulkLoad]:
+        """One write transaction creating campaigns and loading their checked events (an
+        import); commit on exit, and on an exception nothing of it stays."""
+        with self._writing("cannot import") as conn:
+            yield BulkLoad(conn, self.label)
 
     def campaigns(self) -> list[CampaignHead]:
         with translated(f"cannot read {self.label}"), self._engine.connect() as conn:

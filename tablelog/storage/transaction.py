@@ -12,10 +12,11 @@ from typing import Any
 import msgspec
 from sqlalchemy import insert, select
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
 
-from tablelog.errors import ConcurrencyConflict, DuplicateEventId, InvalidInput
-from tablelog.events.envelope import Envelope, Pending
-from tablelog.storage.chain import event_hash
+from tablelog.errors import AlreadyExists, ConcurrencyConflict, DuplicateEventId, InvalidInput
+from tablelog.events.chain import GENESIS, event_hash
+from tablelog.events.envelope import Envelope, EventRow, Pending
 from tablelog.storage.engine import driver_cursor, driver_sql, raw_execute
 from tablelog.storage.rows import (
     EVENT_COLUMNS,
@@ -27,9 +28,9 @@ from tablelog.storage.rows import (
     snapshot_of,
     snapshot_query,
 )
-from tablelog.storage.schema import access_tokens, events, snapshots
+from tablelog.storage.schema import access_tokens, campaigns, events, snapshots
 
-_INSERT_COLUMNS = (
+_INSERT_COLUMNS = (  # in the order of EventRow
     "campaign_id",
     "seq",
     "event_id",
@@ -41,7 +42,6 @@ _INSERT_COLUMNS = (
     "prev_hash",
     "hash",
 )
-
 
 # Statements every command runs, written out once: building them as SQLAlchemy expressions
 # each time cost more than the database work itself (bench/postgres.py).
@@ -179,38 +179,6 @@ class CampaignTransaction:
         self._head = msgspec.structs.replace(self._head, seq=seq, hash=prev, updated_at=stamp)
         return AppendResult(events=stored)
 
-    def append_checked(self, chain: Sequence[Envelope]) -> AppendResult:
-        """Store envelopes whose hashes the caller has just checked, each against its own
-        fields and the one before (an import: `read_export` recomputes every hash of the
-        file before anything is written). They must continue this campaign's head exactly:
-        its name, the next seq, the head's hash as the first prev_hash."""
-        if not chain:
-            return AppendResult(events=[])
-        prev, seq = self._head.hash, self._head.seq
-        for envelope in chain:
-            seq += 1
-            if (
-                envelope.campaign != self._head.name
-                or envelope.seq != seq
-                or (envelope.prev_hash != prev)
-            ):
-                raise InvalidInput(
-                    f"event {envelope.seq} of {envelope.campaign} does not continue campaign "
-                    f"{self._head.name} at seq {seq}",
-                    code="bad-import",
-                )
-            prev = envelope.hash
-        try:
-            self._insert(chain)
-        except self._conn.dialect.loaded_dbapi.IntegrityError:
-            raise DuplicateEventId(
-                f"an event id of campaign {self._head.name} is already stored; nothing was imported"
-            ) from None
-        stamp = now_us()
-        self._move_head(seq, prev, stamp)
-        self._head = msgspec.structs.replace(self._head, seq=seq, hash=prev, updated_at=stamp)
-        return AppendResult(events=list(chain))
-
     def _insert_and_move(
         self, stored: Sequence[Envelope], seq: int, digest: bytes, stamp: int
     ) -> int:
@@ -220,31 +188,25 @@ class CampaignTransaction:
         command's whole transaction is only four of them (bench/postgres.py)."""
         if self._conn.dialect.name != "postgresql" or len(stored) > _PG_ROWS_MAX:
             self._insert(stored)
-            return self._move_head(seq, digest, stamp)
+            return move_head(
+                self._conn,
+                self._head.name,
+                start=self._head.seq,
+                seq=seq,
+                digest=digest,
+                stamp=stamp,
+            )
         rows = ", ".join([_PG_ROW] * len(stored))
         params: list[Any] = [seq, digest, stamp, self._head.name, self._head.seq]
         for e in stored:
-            params += _row(e)
+            params += e.row()
         cursor = raw_execute(self._conn, _PG_APPEND.format(rows=rows), params)
         inserted: int = cursor.rowcount
         cursor.close()
         return 1 if inserted == len(stored) else 0
 
-    def _move_head(self, seq: int, digest: bytes, stamp: int) -> int:
-        """Move the campaign's head from the seq this transaction locked; rows changed."""
-        cursor = raw_execute(
-            self._conn, _MOVE_HEAD, (seq, digest, stamp, self._head.name, self._head.seq)
-        )
-        moved: int = cursor.rowcount
-        cursor.close()
-        return moved
-
     def _insert(self, stored: Sequence[Envelope]) -> None:
-        # Straight to the driver's executemany: every value is already str, int or bytes, and
-        # SQLAlchemy's per-value binary wrapping would cost about half of a bulk import.
-        cursor = driver_cursor(self._conn)
-        cursor.executemany(driver_sql(self._conn.dialect, _INSERT), [_row(e) for e in stored])
-        cursor.close()
+        insert_rows(self._conn, [e.row() for e in stored])
 
     def _idempotent_replay(self, pending: Sequence[Pending]) -> AppendResult | None:
         found = {e.event_id: e for e in self.find([p.event_id for p in pending])}
@@ -284,30 +246,67 @@ class CampaignTransaction:
         )
 
     def add_access_token(self, *, token_hash: str, player: str, role: str) -> None:
-        self._conn.execute(
-            insert(access_tokens).values(
-                token_hash=token_hash,
-                campaign_id=self._head.name,
-                player=player,
-                role=role,
-                created_at=now_us(),
-            )
+        insert_access_token(
+            self._conn, campaign=self._head.name, token_hash=token_hash, player=player, role=role
         )
 
 
-def _row(e: Envelope) -> tuple[Any, ...]:
-    """An event's values in the order of `_INSERT_COLUMNS`."""
-    return (
-        e.campaign,
-        e.seq,
-        e.event_id,
-        e.type,
-        e.schema_version,
-        e.actor,
-        e.recorded_at,
-        e.payload,
-        e.prev_hash,
-        e.hash,
+def insert_rows(conn: Connection, rows: Sequence[EventRow]) -> None:
+    """Insert event rows (values in the order of `_INSERT_COLUMNS`), chained by the caller.
+
+    Straight to the driver's executemany: every value is already str, int or bytes, and
+    SQLAlchemy's per-value binary wrapping would cost about half of a bulk import."""
+    cursor = driver_cursor(conn)
+    cursor.executemany(driver_sql(conn.dialect, _INSERT), rows)
+    cursor.close()
+
+
+def move_head(
+    conn: Connection, name: str, *, start: int, seq: int, digest: bytes, stamp: int
+) -> int:
+    """Move `name`'s head from `start` to (`seq`, `digest`); rows changed (1, or 0 when the
+    head was not at `start`)."""
+    cursor = raw_execute(conn, _MOVE_HEAD, (seq, digest, stamp, name, start))
+    moved: int = cursor.rowcount
+    cursor.close()
+    return moved
+
+
+def insert_campaign(conn: Connection, name: str, ruleset: str) -> CampaignHead:
+    """A new campaign's row, its chain empty; AlreadyExists when the name is taken."""
+    taken = conn.execute(select(campaigns.c.name).where(campaigns.c.name == name)).first()
+    if taken is not None:
+        raise AlreadyExists(f"a campaign named {name!r} already exists")
+    stamp = now_us()
+    try:
+        conn.execute(
+            insert(campaigns).values(
+                name=name,
+                ruleset=ruleset,
+                created_at=stamp,
+                head_seq=0,
+                head_hash=GENESIS,
+                updated_at=stamp,
+            )
+        )
+    except IntegrityError:  # created by another writer since the check above
+        raise AlreadyExists(f"a campaign named {name!r} already exists") from None
+    return CampaignHead(
+        name=name, ruleset=ruleset, seq=0, hash=GENESIS, created_at=stamp, updated_at=stamp
+    )
+
+
+def insert_access_token(
+    conn: Connection, *, campaign: str, token_hash: str, player: str, role: str
+) -> None:
+    conn.execute(
+        insert(access_tokens).values(
+            token_hash=token_hash,
+            campaign_id=campaign,
+            player=player,
+            role=role,
+            created_at=now_us(),
+        )
     )
 
 

@@ -9,7 +9,6 @@ make a healthy log look broken.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -20,10 +19,10 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql.elements import ColumnElement
 
 from tablelog.errors import DamagedDatabase, NotFound
+from tablelog.events.chain import GENESIS, chained_hash, event_hash
 from tablelog.events.codec import UndecodableEvent, decode, fast_decoder
 from tablelog.events.core import CampaignCreated
 from tablelog.progress import SILENT, Progress
-from tablelog.storage.chain import GENESIS, event_hash
 from tablelog.storage.engine import translated
 from tablelog.storage.schema import campaigns, events
 from tablelog.storage.store import EventStore, driver_rows
@@ -31,7 +30,6 @@ from tablelog.storage.verify_workers import workers_for
 
 _BATCH = 5000
 _UNSEEN: Any = object()
-_HEADER = msgspec.json.Encoder()
 _FAST_COLUMNS = (
     "seq",
     "event_id",
@@ -210,7 +208,7 @@ class _Verifier:
         columns = [events.c[c] for c in _FAST_COLUMNS]
         expected, prev = 1, GENESIS
         decoders: dict[tuple[str, int], Any] = {}
-        sha256, encode, advance = hashlib.sha256, _HEADER.encode, self.progress.advance
+        advance = self.progress.advance
         created = CampaignCreated.type_name()
         broken = (DBAPIError, conn.dialect.loaded_dbapi.Error, msgspec.DecodeError, ValueError)
         while True:
@@ -254,13 +252,8 @@ class _Verifier:
                     or prev_hash != prev
                 ):
                     return None
-                header = encode([name, seq, event_id, kind, version, actor, recorded_at])
-                if (
-                    sha256(
-                        b"".join((prev, len(header).to_bytes(4, "big"), header, payload))
-                    ).digest()
-                    != digest
-                ):
+                header = (name, seq, event_id, kind, version, actor, recorded_at)
+                if chained_hash(prev, header, payload) != digest:
                     return None
                 decoder = decoders.get((kind, version), _UNSEEN)
                 if decoder is _UNSEEN:

@@ -17,9 +17,9 @@ import msgspec
 import pytest
 
 import tablelog.events.improv  # noqa: F401  (registers the Improv event types for decoding)
+from tablelog.events.chain import GENESIS, envelope_hash
 from tablelog.events.codec import decode, encode
 from tablelog.events.envelope import Envelope, envelope_from_line
-from tablelog.storage.chain import GENESIS, envelope_hash
 from tests.e2e.transcript import broken, create, ok, refused, run
 
 Edit = Callable[[dict[str, Any]], None]

@@ -22,10 +22,10 @@ from typing import Any
 import httpx
 import pytest
 
+from tablelog.events.chain import event_hash
 from tablelog.events.codec import decode, encode
 from tablelog.http.endpoints import CORE, ruleset_endpoints
 from tablelog.rules.improv.cards import full_deck
-from tablelog.storage.chain import event_hash
 from tests.support.server import running_service
 
 CALLERS = ("gm", "bob", "sue", "observer")

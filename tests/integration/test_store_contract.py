@@ -27,8 +27,8 @@ from tablelog.errors import (
     DuplicateEventId,
     NotFound,
 )
+from tablelog.events.chain import GENESIS, event_hash
 from tablelog.storage import EventStore, open_store
-from tablelog.storage.chain import GENESIS, event_hash
 from tablelog.storage.schema import campaigns, events
 from tablelog.storage.verify import verify_log
 from tests.support.events import Tick, tick

@@ -1,9 +1,11 @@
 """Export to JSON Lines and import elsewhere, on SQLite and PostgreSQL: the campaign arrives
-intact (same hashes, same state), and a damaged file is refused before anything is written."""
+intact (same hashes, same state), and a damaged file is refused with nothing written, whether
+the file is checked in the importing process or in a worker process beside it."""
 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -12,13 +14,15 @@ import pytest
 
 from tablelog.commands import database
 from tablelog.commands.demo import write_demo
+from tablelog.commands.import_check import BATCH, MAX_LINE, checked_batches
+from tablelog.commands.importing import import_jsonl
 from tablelog.commands.table import campaign_state
-from tablelog.commands.transfer import export_jsonl, import_jsonl
-from tablelog.errors import AlreadyExists, InvalidInput
+from tablelog.commands.transfer import export_jsonl
+from tablelog.errors import AlreadyExists, DuplicateEventId, InvalidInput
+from tablelog.events.chain import envelope_hash
 from tablelog.events.envelope import Envelope, envelope_from_line
 from tablelog.projections.views import state_view
 from tablelog.storage import EventStore, open_store
-from tablelog.storage.chain import envelope_hash
 from tablelog.storage.verify import verify_log
 
 
@@ -28,6 +32,12 @@ def source(tmp_path: Path) -> Iterator[EventStore]:
     write_demo(store)
     yield store
     store.close()
+
+
+@pytest.fixture(params=[False, True], ids=["checked-here", "checked-in-worker"])
+def worker(request: pytest.FixtureRequest) -> bool:
+    value: bool = request.param
+    return value
 
 
 @pytest.fixture
@@ -44,10 +54,10 @@ def exported(store: EventStore, path: Path) -> Path:
 
 
 def test_export_then_import_gives_the_same_log_and_state(
-    source: EventStore, destination: EventStore, tmp_path: Path
+    source: EventStore, destination: EventStore, tmp_path: Path, worker: bool
 ) -> None:
     file = exported(source, tmp_path / "bar-fight.jsonl")
-    [imported] = import_jsonl(destination, file)
+    [imported] = import_jsonl(destination, file, worker=worker)
     assert (imported.campaign, imported.events) == ("bar-fight", 58)
     assert destination.read("bar-fight") == source.read("bar-fight")
     assert verify_log(destination).ok
@@ -101,23 +111,24 @@ def test_a_damaged_export_is_refused_naming_the_line(
     old: bytes,
     new: bytes,
     reason: str,
+    worker: bool,
 ) -> None:
     file = exported(source, tmp_path / "x.jsonl")
     _rewrite(file, number, old, new)
     with pytest.raises(InvalidInput) as caught:
-        import_jsonl(destination, file)
+        import_jsonl(destination, file, worker=worker)
     assert reason in caught.value.message
     assert destination.campaigns() == []
 
 
 def test_a_missing_line_is_a_gap_in_the_sequence(
-    source: EventStore, destination: EventStore, tmp_path: Path
+    source: EventStore, destination: EventStore, tmp_path: Path, worker: bool
 ) -> None:
     file = exported(source, tmp_path / "x.jsonl")
     lines = file.read_bytes().splitlines()
     file.write_bytes(b"\n".join(lines[:10] + lines[11:]) + b"\n")
     with pytest.raises(InvalidInput, match="line 11: campaign bar-fight jumps to seq 12"):
-        import_jsonl(destination, file)
+        import_jsonl(destination, file, worker=worker)
     assert destination.campaigns() == []
 
 
@@ -173,14 +184,141 @@ def test_a_rehashed_export_is_still_checked_event_by_event(
     tmp_path: Path,
     change: Callable[[Envelope], Envelope],
     reason: str | None,
+    worker: bool,
 ) -> None:
     file = exported(source, tmp_path / "x.jsonl")
     _forged(file, 4, change)
     if reason is None:
-        import_jsonl(destination, file)
+        import_jsonl(destination, file, worker=worker)
         assert verify_log(destination).ok
         return
     with pytest.raises(InvalidInput) as caught:
-        import_jsonl(destination, file)
+        import_jsonl(destination, file, worker=worker)
     assert reason in caught.value.message
     assert destination.campaigns() == []
+
+
+def _renamed(source: EventStore, name: str, ids: dict[int, str] | None = None) -> list[bytes]:
+    """The demo campaign's lines as a campaign called `name` (its chain recomputed), its
+    event ids `name-SEQ` unless `ids` gives one."""
+    envelopes = source.read("bar-fight")
+    prev = envelopes[0].prev_hash
+    lines = []
+    for e in envelopes:
+        payload = e.payload
+        if e.seq == 1:
+            payload = payload.replace(b'"campaign":"bar-fight"', f'"campaign":"{name}"'.encode())
+        event_id = (ids or {}).get(e.seq, f"{name}-{e.seq}")
+        e = msgspec.structs.replace(
+            e, campaign=name, event_id=event_id, payload=payload, prev_hash=prev
+        )
+        e = msgspec.structs.replace(e, hash=envelope_hash(e))
+        prev = e.hash
+        lines.append(e.to_json_line())
+    return lines
+
+
+def test_a_file_of_two_campaigns_interleaved_loads_both(
+    source: EventStore, destination: EventStore, tmp_path: Path, worker: bool
+) -> None:
+    first, second = _renamed(source, "north"), _renamed(source, "south")
+    mixed = [line for pair in zip(first, second, strict=True) for line in pair]
+    file = tmp_path / "two.jsonl"
+    file.write_bytes(b"\r\n".join(mixed) + b"\r\n\n")  # CRLF and a blank line are fine
+    imported = import_jsonl(destination, file, worker=worker)
+    assert sorted((i.campaign, i.events) for i in imported) == [("north", 58), ("south", 58)]
+    assert [e.payload for e in destination.read("north")][1:] == [
+        e.payload for e in destination.read("south")
+    ][1:]
+    assert verify_log(destination).ok
+
+
+def test_a_bad_line_in_the_second_campaign_leaves_the_first_unwritten(
+    source: EventStore, destination: EventStore, tmp_path: Path, worker: bool
+) -> None:
+    second = _renamed(source, "south")
+    second[30] = second[30].replace(b'"actor":"', b'"actor":"x', 1)
+    file = tmp_path / "two.jsonl"
+    file.write_bytes(b"\n".join(_renamed(source, "north") + second) + b"\n")
+    with pytest.raises(InvalidInput, match="line 89: seq 31: the hash does not match"):
+        import_jsonl(destination, file, worker=worker)
+    assert destination.campaigns() == []
+
+
+def test_an_event_id_already_stored_refuses_the_file(
+    source: EventStore, destination: EventStore, tmp_path: Path, worker: bool
+) -> None:
+    import_jsonl(destination, exported(source, tmp_path / "x.jsonl"))
+    clash = destination.read("bar-fight")[6].event_id
+    file = tmp_path / "same-id.jsonl"
+    file.write_bytes(b"\n".join(_renamed(source, "south", ids={7: clash})) + b"\n")
+    with pytest.raises(DuplicateEventId, match="nothing was imported"):
+        import_jsonl(destination, file, worker=worker)
+    assert [c.name for c in destination.campaigns()] == ["bar-fight"]
+
+
+def test_a_line_longer_than_the_limit_is_refused_without_reading_it_all(
+    destination: EventStore, tmp_path: Path, worker: bool
+) -> None:
+    file = tmp_path / "endless.jsonl"
+    file.write_bytes(b'{"campaign":"' + b"x" * (3 * MAX_LINE))  # and no newline, ever
+    with pytest.raises(InvalidInput, match=f"line 1: the line is longer than {MAX_LINE} bytes"):
+        import_jsonl(destination, file, worker=worker)
+    assert destination.campaigns() == []
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "exit 3",  # starts, and dies before a word
+        # Sends part of its answer, then stops in the middle of a message.
+        'exec "$REAL_PYTHON" "$@" | head -c 3000',
+        "exec /no/such/python",  # cannot run at all
+    ],
+    ids=["dies-at-once", "dies-midway", "cannot-run"],
+)
+def test_a_worker_that_fails_leaves_the_check_to_the_importer(
+    source: EventStore,
+    destination: EventStore,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    script: str,
+) -> None:
+    fake = tmp_path / "python"
+    fake.write_text(f"#!/bin/sh\n{script}\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("REAL_PYTHON", sys.executable)
+    monkeypatch.setattr(sys, "executable", str(fake))
+    [imported] = import_jsonl(destination, exported(source, tmp_path / "x.jsonl"), worker=True)
+    assert imported.events == 58
+    assert destination.read("bar-fight") == source.read("bar-fight")  # each event once
+    assert verify_log(destination).ok
+
+
+def test_a_worker_that_cannot_start_leaves_the_check_to_the_importer(
+    source: EventStore, destination: EventStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "no-such-python"))
+    [imported] = import_jsonl(destination, exported(source, tmp_path / "x.jsonl"), worker=True)
+    assert imported.events == 58
+
+
+def test_a_worker_lost_after_a_batch_was_written_leaves_each_event_once(
+    source: EventStore, destination: EventStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    names = [f"c{i}" for i in range(BATCH // 58 + 2)]  # more than one batch of rows
+    file = tmp_path / "many.jsonl"
+    file.write_bytes(b"".join(line + b"\n" for n in names for line in _renamed(source, n)))
+    with file.open("rb") as handle:
+        first = next(checked_batches(handle))
+    assert len(first.rows) == BATCH
+    cut = 4 + len(msgspec.msgpack.encode(first)) + 100  # in the middle of the second batch
+    fake = tmp_path / "python"
+    fake.write_text(f'#!/bin/sh\nexec "$REAL_PYTHON" "$@" | head -c {cut}\n')
+    fake.chmod(0o755)
+    monkeypatch.setenv("REAL_PYTHON", sys.executable)
+    monkeypatch.setattr(sys, "executable", str(fake))
+    imported = import_jsonl(destination, file, worker=True)
+    assert sorted(i.campaign for i in imported) == sorted(names)
+    assert {head.name: head.seq for head in destination.campaigns()} == dict.fromkeys(names, 58)
+    assert verify_log(destination).ok

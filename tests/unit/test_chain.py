@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tablelog.storage.chain import GENESIS, event_hash
+from tablelog.events.chain import GENESIS, event_hash
 
 BASE: dict[str, Any] = {
     "prev_hash": GENESIS,

@@ -1,0 +1,222 @@
+"""The check of an export's lines, turned into rows to store: shape, sequence, chain, hash and
+a payload this tablelog can read, line by line.
+
+Pure and light (msgspec and the event modules, no database): an import runs it in its own
+process, or in a worker process beside the one writing (`main`, see importing.py), and both
+ways meet the same lines with the same verdicts.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from typing import IO, Any
+
+import msgspec
+
+from tablelog.errors import InvalidInput
+from tablelog.events.chain import GENESIS, chained_hash, envelope_hash
+from tablelog.events.codec import UndecodableEvent, fast_decoder
+from tablelog.events.core import CampaignCreated
+from tablelog.events.envelope import LINE_DECODER, EventRow, envelope_from_line
+
+MAX_LINE = 1_048_576  # bytes; an event is far smaller (narration is capped at 4,000 characters)
+BATCH = 5000  # rows per batch: large enough to amortize an insert, small in memory
+_CHUNK = 1 << 20  # bytes read at a time
+_UNSEEN: Any = object()
+_CREATED = CampaignCreated.type_name()
+
+
+class Begun(msgspec.Struct, frozen=True, array_like=True):
+    """A campaign whose first line (its campaign.created) was just read."""
+
+    name: str
+    ruleset: str
+    gm: str
+
+
+class Batch(msgspec.Struct, frozen=True, array_like=True, tag=True):
+    """The next checked rows, after the campaigns they begin; the last batch of a file also
+    carries where each campaign's chain ended (`ends`: name -> (seq, hash))."""
+
+    begun: list[Begun]
+    rows: list[EventRow]
+    ends: dict[str, tuple[int, bytes]] | None = None
+
+
+class Refused(msgspec.Struct, frozen=True, array_like=True, tag=True):
+    """A worker's verdict on a line that does not hold (`main`)."""
+
+    code: str
+    message: str
+
+
+# What a worker sends: each a 4-byte length, then the message in MessagePack (an order of
+# magnitude quicker than pickle for rows like these).
+_ENCODER = msgspec.msgpack.Encoder()
+_DECODER = msgspec.msgpack.Decoder(Batch | Refused)
+
+
+def write_message(out: IO[bytes], message: Batch | Refused) -> None:
+    data = _ENCODER.encode(message)
+    out.write(len(data).to_bytes(4, "big"))
+    out.write(data)
+
+
+def read_message(source: IO[bytes]) -> Batch | Refused:
+    """The next message from a worker; EOFError when it ended without one, ValueError when
+    what came is not one."""
+    size = source.read(4)
+    if len(size) < 4:
+        raise EOFError
+    data = source.read(int.from_bytes(size, "big"))
+    try:
+        message: Batch | Refused = _DECODER.decode(data)
+    except msgspec.DecodeError as exc:
+        raise ValueError(str(exc)) from None
+    return message
+
+
+class _Chain:
+    """One campaign of the file as far as it has been read."""
+
+    __slots__ = ("hash", "seq")
+
+    def __init__(self) -> None:
+        self.seq, self.hash = 0, GENESIS
+
+
+def checked_batches(handle: IO[bytes]) -> Iterator[Batch]:
+    """Every line of `handle` checked, as batches of rows; InvalidInput naming the first line
+    that does not hold.
+
+    The loop is the quick way for the common line (the next event of a campaign already
+    begun, its payload of this tablelog's current schema). Anything else (a campaign's first
+    line, an upcast, a blank line or anything wrong) goes through `_careful`, which explains
+    what it finds or returns the row."""
+    chains: dict[str, _Chain] = {}
+    decoders: dict[tuple[str, int], Any] = {}
+    decode_line, fromhex = LINE_DECODER.decode, bytes.fromhex
+    begun: list[Begun] = []
+    rows: list[EventRow] = []
+    for number, line in enumerate(_lines(handle), start=1):
+        try:
+            raw = decode_line(line)
+            name, seq, prev = raw.campaign, raw.seq, fromhex(raw.prev_hash)
+            digest, payload = fromhex(raw.hash), bytes(raw.payload)
+            chain = chains[name]
+            key = (raw.type, raw.schema_version)
+            decoder = decoders.get(key, _UNSEEN)
+            if decoder is _UNSEEN:
+                decoder = decoders[key] = None if key[0] == _CREATED else fast_decoder(*key)
+            row: EventRow = (
+                name,
+                seq,
+                raw.event_id,
+                key[0],
+                key[1],
+                raw.actor,
+                raw.recorded_at,
+                payload,
+                prev,
+                digest,
+            )
+            if (
+                seq != chain.seq + 1
+                or prev != chain.hash
+                or len(line) > MAX_LINE
+                or chained_hash(prev, row[:7], payload) != digest
+                or decoder is None
+            ):
+                raise LookupError
+            decoder.decode(payload)
+        except (msgspec.DecodeError, msgspec.ValidationError, ValueError, LookupError):
+            checked = _careful(number, line, chains)
+            if checked is None:
+                continue
+            row, created = checked
+            if created is not None:
+                chain = chains[row[0]] = _Chain()
+                begun.append(Begun(row[0], created.ruleset, created.gm))
+            else:
+                chain = chains[row[0]]
+        chain.seq, chain.hash = row[1], row[9]
+        rows.append(row)
+        if len(rows) == BATCH:
+            yield Batch(begun, rows)
+            begun, rows = [], []
+    yield Batch(begun, rows, {name: (chain.seq, chain.hash) for name, chain in chains.items()})
+
+
+def _careful(
+    number: int, line: bytes, chains: dict[str, _Chain]
+) -> tuple[EventRow, CampaignCreated | None] | None:
+    """Check one line the slow way, saying what is wrong with it: its row, and the campaign
+    it begins if it is a campaign.created; None for a blank line."""
+    if len(line) > MAX_LINE:
+        raise _bad(number, f"the line is longer than {MAX_LINE} bytes")
+    if not line.strip():
+        return None
+    try:
+        e = envelope_from_line(line.rstrip(b"\r"))
+    except ValueError as exc:
+        raise _bad(number, f"not an exported event ({exc})") from None
+    chain = chains.get(e.campaign)
+    expected_seq = 1 if chain is None else chain.seq + 1
+    if e.seq != expected_seq:
+        raise _bad(number, f"campaign {e.campaign} jumps to seq {e.seq}, expected {expected_seq}")
+    if e.prev_hash != (GENESIS if chain is None else chain.hash):
+        raise _bad(number, f"seq {e.seq}: prev_hash is not the hash of the event before")
+    if envelope_hash(e) != e.hash:
+        raise _bad(number, f"seq {e.seq}: the hash does not match the event's contents")
+    try:
+        event = e.event()
+    except UndecodableEvent as exc:
+        raise _bad(number, f"seq {e.seq}: the payload cannot be read ({exc})") from None
+    if (chain is None) != isinstance(event, CampaignCreated):
+        raise _bad(number, "a campaign must begin with campaign.created, and only once")
+    if isinstance(event, CampaignCreated) and event.campaign != e.campaign:
+        raise _bad(number, f"campaign.created names {event.campaign!r}, the line {e.campaign!r}")
+    return e.row(), event if isinstance(event, CampaignCreated) else None
+
+
+def _lines(handle: IO[bytes]) -> Iterator[bytes]:
+    """The file's lines without their newlines, read a chunk at a time. A line longer than
+    MAX_LINE is cut short after MAX_LINE + 1 bytes (enough to refuse it) and ends the read:
+    a file of one endless line must not be held in memory."""
+    rest = b""
+    while chunk := handle.read(_CHUNK):
+        lines = (rest + chunk).split(b"\n") if rest else chunk.split(b"\n")
+        rest = lines.pop()
+        yield from lines
+        if len(rest) > MAX_LINE:
+            yield rest[: MAX_LINE + 1]
+            return
+    if rest:
+        yield rest
+
+
+def _bad(number: int, reason: str) -> InvalidInput:
+    return InvalidInput(f"line {number}: {reason}; nothing was imported", code="bad-import")
+
+
+def main(path: str) -> int:
+    """The worker: each batch of the file at `path` to stdout, or the refusal of a line.
+    Anything else ends it with an exit code and no verdict: the importing process then
+    checks the file itself and says what it finds."""
+    out = sys.stdout.buffer
+    try:
+        with open(path, "rb") as handle:
+            for batch in checked_batches(handle):
+                write_message(out, batch)
+        out.flush()
+    except InvalidInput as exc:
+        write_message(out, Refused(exc.code, exc.message))
+        out.flush()
+    except (BrokenPipeError, KeyboardInterrupt):
+        return 1  # the importing process stopped reading
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
