@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import threading
 import weakref
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 from tablelog.errors import NotFound, StorageError
 from tablelog.events.envelope import Envelope
@@ -36,6 +37,8 @@ _CAMPAIGNS_KEPT = 64
 @dataclass
 class Entry:
     lock: threading.Lock = field(default_factory=threading.Lock)
+    # Commands waiting for the lock; its holder writes them as a group (group_commit.py).
+    waiting: deque[Any] = field(default_factory=deque)
     folded: Folded | None = None
     hash: bytes = b""  # the hash of the event at folded.seq
     saved: int = -1  # the seq of the stored snapshot, as far as this process knows (-1: unknown)

@@ -1,32 +1,31 @@
 """Running a ruleset command against a campaign, and reading its state.
 
 `execute` is the append algorithm of the design: inside one write transaction (the campaign's
-lock held) it folds the log, lets the ruleset decide, and appends what it decided. A refusal
-raises before anything is written. Managed decks shuffle with `secrets`; the order is stored.
+lock held) it folds the log, lets the ruleset decide, and appends what it decided (with the
+commands queued beside it: group_commit.py). A refusal raises before anything is written.
+Managed decks shuffle with `secrets`; the order is stored.
 """
 
 from __future__ import annotations
 
 import copy
 import secrets
-import uuid
-from collections.abc import Callable
 from typing import Any
 
 import msgspec
 
 from tablelog.commands import state
 from tablelog.commands.access import Caller
+from tablelog.commands.group_commit import OnBegin, OnCommit, OnDone, Order, place
 from tablelog.commands.log import MAX_SEQ
 from tablelog.errors import RuleViolation
 from tablelog.events.base import Event
-from tablelog.events.envelope import Envelope, Pending
+from tablelog.events.envelope import Envelope
 from tablelog.projections.fold import Folded
 from tablelog.projections.views import state_view
 from tablelog.rules import registry
 from tablelog.rules.common import Command
-from tablelog.storage import CampaignHead, CampaignTransaction, EventStore
-from tablelog.storage.store import AppendResult
+from tablelog.storage import CampaignHead, EventStore
 
 _RANDOM = secrets.SystemRandom()
 
@@ -47,11 +46,6 @@ def salted(event: Event) -> Event:
     return msgspec.structs.replace(event, salt=secrets.token_hex(SALT_BYTES))
 
 
-OnCommit = Callable[[CampaignTransaction, list[Envelope]], None]
-OnBegin = Callable[[CampaignTransaction], None]
-OnDone = Callable[[Folded, list[Envelope]], None]
-
-
 def execute(
     store: EventStore,
     campaign: str,
@@ -68,56 +62,29 @@ def execute(
 ) -> list[Envelope]:
     """Decide `command` on the campaign's current state and append the events it causes.
 
-    `caller` (through the service) must be allowed to issue the command; its events are then
-    attributed to it. `on_commit` runs inside the same transaction after the append, so what
-    it writes (the service's remembered response) exists exactly when the events do.
-    `on_begin` runs first, with the lock held: it may raise to stop before anything is decided
-    (the service's retried request whose first try has just committed). `on_done` runs
-    after the commit with the state the events moved on, while no other command can move it
-    further (the service's response, built without reading the state again).
+    Inside one write transaction (the campaign's lock held), shared with any commands that
+    queued for the campaign meanwhile (group_commit.py). `caller` (through the service) must
+    be allowed to issue the command; its events are then attributed to it. `on_begin` runs
+    first, with the lock held: it may raise to stop before anything is decided (the
+    service's retried request whose first try has just committed). `on_commit` runs inside
+    the same transaction after the append, so what it writes (the service's remembered
+    response) exists exactly when the events do. `on_done` gets the state the events moved
+    on, before any later command moves it (the service's response, built without reading
+    the state again); what it builds counts only once this returns, and it may be called
+    again should the command be tried once more on its own.
     """
-    entry = state.entry_for(store, campaign)
-    wanted = ruleset or registry.ruleset_of(command)
-
-    def transaction() -> tuple[AppendResult, int | None]:
-        """One write transaction: the state at the locked head, the decision, the append (and a
-        snapshot when due); returns once committed."""
-        with store.transaction(campaign) as tx:
-            if on_begin is not None:
-                on_begin(tx)
-            folded = state.load_locked(entry, tx)
-            if wanted is not None and folded.ruleset.name != wanted:
-                raise RuleViolation(
-                    f"campaign {campaign} plays {folded.ruleset.name}; {wanted} commands do not "
-                    "apply to it",
-                    code="wrong-ruleset",
-                )
-            by = actor
-            if caller is not None:
-                folded.ruleset.authorize(folded.state, command, caller.player, caller.role)
-                by = by or caller.player
-            events = [salted(e) for e in folded.ruleset.decide(folded.state, command, shuffle)]
-            pending = [
-                Pending.of(
-                    event,
-                    actor=by or folded.ruleset.actor(folded.state, event),
-                    event_id=str(uuid.uuid4()),
-                )
-                for event in events
-            ]
-            result = tx.append(pending, expected_seq=expected_seq, fresh_ids=True)
-            saved = state.snapshot_due(entry, tx, folded)
-            if on_commit is not None:
-                on_commit(tx, result.events)
-        return result, saved
-
-    with entry.lock:
-        result, saved = transaction()
-        # Committed: the cached state moves on. (Fresh ids: an append here is never a replay.)
-        state.advance(entry, result.events, saved)
-        if on_done is not None and entry.folded is not None:
-            on_done(entry.folded, result.events)
-    return result.events
+    order = Order(
+        command=command,
+        ruleset=ruleset or registry.ruleset_of(command),
+        actor=actor,
+        expected_seq=expected_seq,
+        shuffle=shuffle,
+        caller=caller,
+        on_begin=on_begin,
+        on_commit=on_commit,
+        on_done=on_done,
+    )
+    return place(store, campaign, order, salted)
 
 
 def campaign_state(store: EventStore, campaign: str, *, at: int | None = None) -> Folded:

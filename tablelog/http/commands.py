@@ -87,10 +87,11 @@ def run_command(
     key = request.headers.get("idempotency-key")
     if key is not None and not 0 < len(key) <= MAX_KEY:
         raise InvalidInput(f"an Idempotency-Key has 1 to {MAX_KEY} characters", code="bad-key")
-    digest = hashlib.sha256(
-        _ENCODER.encode([request.method, request.url.path, msgspec.to_builtins(data)])
-    ).hexdigest()
+    digest = ""  # of the request, kept with its Idempotency-Key
     if key is not None:
+        digest = hashlib.sha256(
+            _ENCODER.encode([request.method, request.url.path, msgspec.to_builtins(data)])
+        ).hexdigest()
         earlier = _recalled(store, campaign, caller, key, digest)
         if earlier is not None:
             return earlier
@@ -120,7 +121,9 @@ def run_command(
     answer: list[WriteResult] = []
 
     def respond(folded: Folded, written: list[Envelope]) -> None:
-        # The events as the caller may see them, from the state they just moved on.
+        # The events as the caller may see them, from the state they just moved on (built
+        # again if the command is tried again: only the last answer stands).
+        answer.clear()
         if written:
             answer.append(_written(campaign, written, items_seen(folded, written, caller.viewer)))
 

@@ -101,6 +101,16 @@ class CampaignTransaction:
         query = select(*EVENT_COLUMNS).where(events.c.event_id.in_(list(event_ids)))
         return [envelope_of(row) for row in self._conn.execute(query.order_by(events.c.seq))]
 
+    def require_seq(self, expected_seq: int | None) -> None:
+        """ConcurrencyConflict unless the head is at `expected_seq` (None: anywhere)."""
+        if expected_seq is not None and expected_seq != self._head.seq:
+            raise ConcurrencyConflict(
+                f"campaign {self._head.name} is at seq {self._head.seq}, not {expected_seq} "
+                "as the request expected; reload and try again",
+                expected=expected_seq,
+                actual=self._head.seq,
+            )
+
     def append(
         self,
         pending: Sequence[Pending],
@@ -122,13 +132,7 @@ class CampaignTransaction:
             replay = self._idempotent_replay(pending)
             if replay is not None:
                 return replay
-        if expected_seq is not None and expected_seq != self._head.seq:
-            raise ConcurrencyConflict(
-                f"campaign {self._head.name} is at seq {self._head.seq}, not {expected_seq} "
-                "as the request expected; reload and try again",
-                expected=expected_seq,
-                actual=self._head.seq,
-            )
+        self.require_seq(expected_seq)
         stamp = now_us()
         prev, seq = self._head.hash, self._head.seq
         stored: list[Envelope] = []

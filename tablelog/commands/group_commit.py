@@ -1,0 +1,159 @@
+"""Commands for one campaign written together: several in one transaction, one durable commit.
+
+A command's cost is mostly its campaign's lock: everything from BEGIN to the commit's fsync
+happens while every other command of the campaign waits (bench/service.py). So the commands
+that queue for a campaign while one is being written go in the next transaction together,
+each decided on the state its predecessors in that transaction left, each appended after
+them; then one commit makes all of them durable, and only then is any of them answered. A
+command that is refused (a rule, its If-Match) is refused alone and writes nothing; should
+the shared part fail (the database, a commit), each command of the group is tried again on
+its own, so none is refused for another's sake.
+
+One process at a time writes a campaign's group (the entry's lock, then the database's);
+with a single command waiting, as from the CLI, this is the plain append algorithm.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tablelog.commands import state
+from tablelog.commands.access import Caller
+from tablelog.errors import RuleViolation, StorageError
+from tablelog.events.envelope import Envelope, Pending
+from tablelog.projections.fold import Folded, fold_onto
+from tablelog.rules.common import Command
+from tablelog.storage import CampaignTransaction, EventStore
+
+OnCommit = Callable[[CampaignTransaction, list[Envelope]], None]
+OnBegin = Callable[[CampaignTransaction], None]
+OnDone = Callable[[Folded, list[Envelope]], None]
+Salt = Callable[[Any], Any]
+
+MAX_GROUP = 64  # commands in one transaction: a bound on what one failure makes run again
+
+
+@dataclass(eq=False)
+class Order:
+    """One command waiting to be written, and then its outcome."""
+
+    command: Command
+    ruleset: str | None
+    actor: str | None
+    expected_seq: int | None
+    shuffle: Any
+    caller: Caller | None
+    on_begin: OnBegin | None
+    on_commit: OnCommit | None
+    on_done: OnDone | None
+    written: list[Envelope] | None = None
+    error: BaseException | None = None
+    settled: bool = False
+
+    def outcome(self) -> list[Envelope]:
+        if self.error is not None:
+            raise self.error
+        assert self.written is not None
+        return self.written
+
+
+def place(store: EventStore, campaign: str, order: Order, salt: Salt) -> list[Envelope]:
+    """Write `order`, in a group with whatever else waits for the campaign; its events."""
+    entry = state.entry_for(store, campaign)
+    entry.waiting.append(order)
+    with entry.lock:
+        # Whoever holds the lock writes everything waiting; this order may already be done.
+        while not order.settled:
+            group: list[Order] = []
+            while entry.waiting and len(group) < MAX_GROUP:
+                group.append(entry.waiting.popleft())
+            try:
+                _write(store, campaign, entry, group, salt)
+            finally:  # interrupted (Ctrl-C): no order may wait for an answer that never comes
+                for stranded in group:
+                    if not stranded.settled:
+                        _settle(stranded, error=StorageError("the write was interrupted"))
+    return order.outcome()
+
+
+def _write(
+    store: EventStore, campaign: str, entry: state.Entry, group: list[Order], salt: Salt
+) -> None:
+    try:
+        _write_together(store, campaign, entry, group, salt)
+    except Exception as exc:
+        entry.folded = None  # it may hold events that were never committed
+        if len(group) == 1:
+            _settle(group[0], error=exc)
+            return
+        for order in group:
+            _write(store, campaign, entry, [order], salt)
+
+
+def _write_together(
+    store: EventStore, campaign: str, entry: state.Entry, group: Sequence[Order], salt: Salt
+) -> None:
+    """One transaction for the whole group: each order decided and appended in turn."""
+    done: list[tuple[Order, list[Envelope]]] = []
+    refused: list[tuple[Order, Exception]] = []
+    with store.transaction(campaign) as tx:
+        folded = state.load_locked(entry, tx)
+        for order in group:
+            try:
+                pending = _decided(tx, folded, order, salt)
+            except Exception as exc:  # the order's own refusal: nothing of it is written
+                refused.append((order, exc))
+                continue
+            written = tx.append(pending, fresh_ids=True).events
+            if written:
+                fold_onto(folded, written)  # the next order decides on the state after these
+                entry.hash = written[-1].hash
+            if order.on_commit is not None:
+                order.on_commit(tx, written)
+            if order.on_done is not None:
+                order.on_done(folded, written)  # kept by the caller only once committed
+            done.append((order, written))
+        saved = state.snapshot_due(entry, tx, folded)
+    if saved is not None:
+        entry.saved = saved
+    for order, written in done:
+        _settle(order, written=written)
+    for order, error in refused:
+        _settle(order, error=error)
+
+
+def _decided(tx: CampaignTransaction, folded: Folded, order: Order, salt: Salt) -> list[Pending]:
+    """What `order` appends on this state, or the exception that refuses it."""
+    if order.on_begin is not None:
+        order.on_begin(tx)
+    if order.ruleset is not None and folded.ruleset.name != order.ruleset:
+        raise RuleViolation(
+            f"campaign {folded.campaign} plays {folded.ruleset.name}; {order.ruleset} commands "
+            "do not apply to it",
+            code="wrong-ruleset",
+        )
+    tx.require_seq(order.expected_seq)
+    by = order.actor
+    if order.caller is not None:
+        folded.ruleset.authorize(
+            folded.state, order.command, order.caller.player, order.caller.role
+        )
+        by = by or order.caller.player
+    events = [salt(e) for e in folded.ruleset.decide(folded.state, order.command, order.shuffle)]
+    return [
+        Pending.of(
+            event,
+            actor=by or folded.ruleset.actor(folded.state, event),
+            event_id=str(uuid.uuid4()),
+        )
+        for event in events
+    ]
+
+
+def _settle(
+    order: Order, *, written: list[Envelope] | None = None, error: BaseException | None = None
+) -> None:
+    order.written, order.error, order.settled = written, error, True
