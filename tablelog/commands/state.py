@@ -42,6 +42,9 @@ class Entry:
     folded: Folded | None = None
     hash: bytes = b""  # the hash of the event at folded.seq
     saved: int = -1  # the seq of the stored snapshot, as far as this process knows (-1: unknown)
+    # Views built from the state, per viewer, with the (seq, hash) they were built at: the
+    # service's readers mostly ask again before anything moves (see `kept_view`).
+    views: dict[str | None, tuple[int, bytes, Any]] = field(default_factory=dict)
 
 
 class _Cache:
@@ -192,6 +195,26 @@ def reading(
             lambda seq: store.read(campaign, after_seq=seq, upto_seq=head.seq),
             lambda projection: store.snapshot(campaign, projection, upto_seq=head.seq),
         )
+
+
+def kept_view(
+    store: EventStore,
+    campaign: str,
+    viewer: str | None,
+    head: CampaignHead | None,
+    build: Callable[[Folded, str | None], Any],
+) -> Any:
+    """`build(state, viewer)` of the campaign's state now; the one built before when the head
+    has not moved since (`head`, just read, says so without taking the entry's lock). What
+    is returned is shared: callers must not change it."""
+    entry = _entry(store, campaign)
+    kept = entry.views.get(viewer)
+    if head is not None and kept is not None and (kept[0], kept[1]) == (head.seq, head.hash):
+        return kept[2]
+    with reading(store, campaign, head=head) as folded:
+        view = build(folded, viewer)
+        entry.views[viewer] = (folded.seq, entry.hash, view)
+    return view
 
 
 def state_at(store: EventStore, campaign: str, at: int) -> Folded:

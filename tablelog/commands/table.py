@@ -107,8 +107,9 @@ def state_view_of(
     head: CampaignHead | None = None,
 ) -> dict[str, Any]:
     """`state --json` as `viewer` sees it (None: everything), now or as of seq `at`; `head`
-    (see `state.reading`) spares a read."""
+    (see `state.reading`) spares a read. The view may be shared with other callers (the
+    service's): read it, do not change it."""
     if at is not None:
         return state_view(campaign_state(store, campaign, at=at), viewer)
-    with state.reading(store, campaign, head=head) as folded:
-        return state_view(folded, viewer)
+    view: dict[str, Any] = state.kept_view(store, campaign, viewer, head, state_view)
+    return view
