@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from itertools import chain
 from typing import Any
 
 from tablelog.errors import NotFound, StorageError
@@ -14,18 +15,26 @@ from tablelog.projections.registry import views_for
 from tablelog.storage import EventStore
 
 
-def account_of(envelopes: list[Envelope]) -> Account:
-    """The ruleset's account of these events (a whole campaign's log, from its first event)."""
-    if not envelopes:
+def account_of(envelopes: Iterable[Envelope], *, scope: str | None = None) -> Account:
+    """The ruleset's account of these events (a whole campaign's log, from its first event);
+    with `scope`, of that conflict (and the campaign-wide events) only."""
+    walk = iter(envelopes)
+    first = next(walk, None)
+    if first is None:
         raise NotFound("the campaign has no events", code="no-events")
-    walk = steps_before(envelopes)
+    created = first.event()
+    if not isinstance(created, CampaignCreated):
+        raise StorageError(
+            f"campaign {first.campaign} does not begin with campaign.created; "
+            "`tablelog verify` checks the log"
+        )
+    walked = steps_before(chain([first], walk))
     folded: list[Folded] = []
-
     broken: list[InconsistentLog] = []
 
     def steps() -> Iterator[AuditStep]:
         try:
-            for envelope, event, before in walk:
+            for envelope, event, before in walked:
                 if not folded:
                     folded.append(before)
                 yield AuditStep(envelope, event, before.state)
@@ -35,13 +44,7 @@ def account_of(envelopes: list[Envelope]) -> Account:
     def after() -> Any:
         return folded[0].state if folded else None
 
-    first = envelopes[0].event()
-    if not isinstance(first, CampaignCreated):
-        raise StorageError(
-            f"campaign {envelopes[0].campaign} does not begin with campaign.created; "
-            "`tablelog verify` checks the log"
-        )
-    account = views_for(first.ruleset).audit(envelopes[0].campaign, steps(), after)
+    account = views_for(created.ruleset).audit(first.campaign, steps(), after, scope)
     for exc in broken:
         account.discrepancies.append(
             Discrepancy(
@@ -57,13 +60,15 @@ def account_of(envelopes: list[Envelope]) -> Account:
 
 
 def audit(store: EventStore, campaign: str, *, conflict: str | None = None) -> Account:
-    account = account_of(list(store.read(campaign)))
-    if conflict is not None:
-        wanted = conflict.strip().lower()
-        kept = [c for c in account.conflicts if c.conflict == wanted]
-        if not kept:
+    """The account of the campaign (streamed from its log, never held whole), or of one
+    conflict: every event is folded, only that conflict's and the campaign-wide ones are
+    checked and explained."""
+    wanted = conflict.strip().lower() if conflict is not None else None
+    account = account_of(store.stream(campaign), scope=wanted)
+    if wanted is not None:
+        account.conflicts = [c for c in account.conflicts if c.conflict == wanted]
+        if not account.conflicts:
             raise NotFound(f"campaign {campaign} has no conflict {conflict!r}", code="no-conflict")
-        account.conflicts = kept
         # Campaign-wide decisions (a session's start) stay: they set this conflict's limits.
         account.discrepancies = [d for d in account.discrepancies if d.conflict in (wanted, None)]
     return account

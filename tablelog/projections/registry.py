@@ -22,7 +22,9 @@ class RulesetViews:
     state_view: Callable[[Any, int, str | None], dict[str, Any]]
     conflict_lines: Callable[[Any, str, str | None], list[str]]
     describe: Callable[[Event], str]
-    audit: Callable[[str, AuditSteps, Callable[[], Any]], Account]
+    # The account of a walk over the whole log; with a conflict key (`scope`), of that
+    # conflict and the campaign-wide events only (the others are folded, not explained).
+    audit: Callable[[str, AuditSteps, Callable[[], Any], str | None], Account]
     # The payload as a viewer (a player key, or `gm`) may see it given the state now, or None
     # when nothing in it is hidden from that viewer.
     redact: Callable[[Event, str, Any], dict[str, Any] | None]

@@ -289,9 +289,16 @@ class _Walk:
         return self.account
 
 
-def audit(campaign: str, steps: AuditSteps, after: Callable[[], Any]) -> Account:
-    """The account of the walk (`after`, the final state, is not needed here)."""
+def audit(
+    campaign: str, steps: AuditSteps, after: Callable[[], Any], scope: str | None = None
+) -> Account:
+    """The account of the walk (`after`, the final state, is not needed here). With `scope`,
+    only that conflict is explained; every event is still checked, since a check may need
+    what came before it (a damage allocation for the dice it changes)."""
     walk = _Walk(campaign)
     for step in steps:
         walk.step(step.before, step.envelope.seq, step.event)
-    return walk.finish()
+    account = walk.finish()
+    if scope is not None:
+        account.conflicts = [c for c in account.conflicts if c.conflict == scope]
+    return account

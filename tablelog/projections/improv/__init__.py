@@ -21,11 +21,13 @@ def _conflict_lines(state: Any, conflict: str, viewer: str | None) -> list[str]:
     return text.conflict_text(state, found, views.show_view(state, found, viewer))
 
 
-def _audit(campaign: str, steps: AuditSteps, progress: Callable[[], Any]) -> Account:
+def _audit(
+    campaign: str, steps: AuditSteps, progress: Callable[[], Any], scope: str | None
+) -> Account:
     # Imported when an audit runs: it brings the rules' checks, which `show` does not need.
     from tablelog.projections.improv import audit
 
-    return audit.audit(campaign, steps, progress)
+    return audit.audit(campaign, steps, progress, scope)
 
 
 VIEWS = RulesetViews(

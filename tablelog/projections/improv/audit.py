@@ -55,23 +55,26 @@ class _Open:
 
 
 class _Walk:
-    def __init__(self, campaign: str) -> None:
+    def __init__(self, campaign: str, scope: str | None) -> None:
         self.account = Account(
             campaign=campaign, ruleset="improv", seq=0, conflicts=[], discrepancies=[]
         )
+        self.scope = scope
         self.open: dict[str, _Open] = {}
         self.session_first: dict[int, int] = {}
         self.session_last: dict[int, int] = {}
 
     def step(self, state: ImprovState, seq: int, event: Event) -> None:
         self.account.seq = seq
-        self.account.discrepancies.extend(check(state, seq, event))
         if state.session and (state.session_open or isinstance(event, ev.SessionEnded)):
             self.session_last[state.session] = seq
         if isinstance(event, ev.SessionStarted):
             self.session_first[event.session] = seq
             self.session_last[event.session] = seq
         key = event.conflict_id()
+        if self.scope is not None and key is not None and key != self.scope:
+            return  # another conflict's: its checks depend on nothing the scope needs
+        self.account.discrepancies.extend(check(state, seq, event))
         if isinstance(event, ev.ConflictOpened):
             self._opened(state, seq, event)
             return
@@ -417,9 +420,12 @@ def _piles(here: _Open, victory: dict[str, str], discarded: dict[str, str]) -> s
     return "".join(f"; {p}" for p in parts)
 
 
-def audit(campaign: str, steps: AuditSteps, after: Callable[[], Any]) -> Account:
-    """The account of the walk; `after()` is the state once the last step is folded in."""
-    walk = _Walk(campaign)
+def audit(
+    campaign: str, steps: AuditSteps, after: Callable[[], Any], scope: str | None = None
+) -> Account:
+    """The account of the walk; `after()` is the state once the last step is folded in.
+    With `scope`, that conflict's events and the campaign-wide ones only."""
+    walk = _Walk(campaign, scope)
     for step in steps:
         walk.step(step.before, step.envelope.seq, step.event)
     return walk.finish(after())
