@@ -4,8 +4,10 @@
     python bench/run.py --events 20000 --append-events 5000 --commands 200   # a smoke run
 
 On the same generated Improv play (bench/generate.py, exported as JSON Lines) it times:
-- bulk append: `tablelog import` of the export (hash chain checked and recomputed) against raw
-  sqlite3 executemany, SQLAlchemy Core + msgspec and eventsourcing's batched SQLite saves;
+- bulk append: `tablelog import` of the export (hash chain checked and recomputed, as the CLI
+  runs it: a file this size is checked in a worker process) against raw sqlite3 executemany,
+  SQLAlchemy Core + msgspec and eventsourcing's batched SQLite saves, in `--rounds` rounds
+  that alternate them (medians, and each round's ratios);
 - commands in-process on a campaign of 10,000 events (decide on the state, append one event,
   synchronous=FULL) against eventsourcing's get-decide-save on 50-event aggregates;
 - rebuild: folding every stored event into the Improv projections, streamed, with peak memory,
@@ -19,12 +21,14 @@ Rates are only compared within one run: the machines these run on are shared and
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime
 import importlib.metadata
 import os
 import platform
 import shutil
 import sqlite3
+import statistics
 import sys
 import tempfile
 import time
@@ -36,10 +40,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import contextlib
 
 from bench import generate, peers
-from bench.peers.data import Meter, Result, load_rows
+from bench.peers.data import Meter, Result, Row, fresh, load_rows
 from tablelog.commands import database
-from tablelog.commands.table import execute
 from tablelog.commands.importing import import_jsonl
+from tablelog.commands.table import execute
 from tablelog.commands.transfer import export_jsonl
 from tablelog.projections.fold import fold
 from tablelog.rules.improv import commands as c
@@ -86,7 +90,7 @@ def export_all(db: Path, out: Path, limit: int) -> int:
 
 
 def tablelog_import(jsonl: Path, scratch: Path, count: int) -> Result:
-    target = scratch / "imported.db"
+    target = fresh(scratch, "imported.db")
     database.upgrade(str(target))
     store = open_store(str(target))
     try:
@@ -97,6 +101,52 @@ def tablelog_import(jsonl: Path, scratch: Path, count: int) -> Result:
         )
     finally:
         store.close()
+
+
+def bulk_appends(jsonl: Path, rows: list[Row], scratch: Path, count: int) -> list[Result]:
+    """One round of the bulk appends, tablelog's import and its peers one after another."""
+    return [
+        tablelog_import(jsonl, scratch, count),
+        peers.raw_sqlite.append_executemany(rows, scratch),
+        peers.sqlalchemy_msgspec.append_executemany(rows, scratch),
+        peers.eventsourcing_peer.batched_append(rows, scratch),
+    ]
+
+
+def medians(rounds: list[list[Result]]) -> list[Result]:
+    """Each workload's median round (by time); the rounds alternate the workloads, so a
+    drift of the machine's load reaches them all."""
+    chosen = []
+    for runs in zip(*rounds, strict=True):
+        ordered = sorted(runs, key=lambda r: r.seconds)
+        median = ordered[len(ordered) // 2]
+        name = median.name if len(runs) == 1 else f"{median.name} (median of {len(runs)})"
+        chosen.append(dataclasses.replace(median, name=name))
+    return chosen
+
+
+def round_ratios(rounds: list[list[Result]]) -> list[str]:
+    """tablelog's import against raw sqlite3 and eventsourcing, round by round."""
+    against_raw = [r[0].rate / r[1].rate for r in rounds]
+    against_es = [r[0].rate / r[3].rate for r in rounds]
+    listed = ", ".join
+    return [
+        "import / raw sqlite3 executemany, each round: "
+        + listed(f"{x:.2f}" for x in against_raw)
+        + f" (median {statistics.median(against_raw):.2f}; target >= 0.5)",
+        "import / eventsourcing batched, each round: "
+        + listed(f"{x:.2f}" for x in against_es)
+        + f" (median {statistics.median(against_es):.2f}; target >= 5)",
+        "import peak MB is this process's; the worker process that checks the file peaked at "
+        f"{_children_peak_mb():.0f} MB",
+    ]
+
+
+def _children_peak_mb() -> float:
+    """The largest resident set of any child process ended so far (the import's worker)."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
 
 def tablelog_commands(db: Path, scratch: Path, commands: int) -> Result:
@@ -184,6 +234,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--append-events", type=int, default=200_000, help="bulk appends")
     parser.add_argument("--per-campaign", type=int, default=10_000)
     parser.add_argument("--commands", type=int, default=2_000)
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of the bulk appends")
     parser.add_argument("--scratch", type=Path, default=None)
     parser.add_argument("--out", type=Path, default=None, help="write the results here (.md)")
     args = parser.parse_args(argv)
@@ -196,11 +247,9 @@ def main(argv: list[str] | None = None) -> int:
         jsonl = scratch / "append.jsonl"
         appended = export_all(db, jsonl, args.append_events)
         rows = load_rows(jsonl)
+        rounds = [bulk_appends(jsonl, rows, scratch, appended) for _ in range(args.rounds)]
         results = [
-            tablelog_import(jsonl, scratch, appended),
-            peers.raw_sqlite.append_executemany(rows, scratch),
-            peers.sqlalchemy_msgspec.append_executemany(rows, scratch),
-            peers.eventsourcing_peer.batched_append(rows, scratch),
+            *medians(rounds),
             tablelog_commands(db, scratch, args.commands),
             peers.eventsourcing_peer.get_decide_save(scratch, args.commands, rows=rows),
             tablelog_rebuild(db, total),
@@ -214,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if args.scratch is None:
             shutil.rmtree(scratch, ignore_errors=True)
-    lines = [*machine(), "", "```", peers.format_table(results), "```"]
+    lines = [*machine(), "", "```", peers.format_table(results), "", *round_ratios(rounds), "```"]
     text = "\n".join(lines)
     print(text)
     if args.out is not None:

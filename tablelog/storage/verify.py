@@ -107,7 +107,7 @@ class _Verifier:
                 workers = self.workers
                 if workers is None:
                     workers = workers_for(len(heads), total)
-                if workers <= 1 or not self._in_workers([row["name"] for row in heads], workers):
+                if workers <= 1 or not self._in_workers(conn, heads, workers):
                     for row in heads:
                         self._walk(conn, row)
                 if head is not None:
@@ -130,12 +130,29 @@ class _Verifier:
         self.events += checked
         self.current = None
 
-    def _in_workers(self, names: list[str], workers: int) -> bool:
-        """Check `names` in worker processes; False when they could not be started."""
-        from tablelog.storage.verify_workers import check_in_workers, failed
+    def _in_workers(self, conn: Connection, heads: list[dict[str, Any]], workers: int) -> bool:
+        """Check the campaigns of `heads` in `workers` processes, this one included; False
+        when the others could not be started."""
+        from tablelog.storage.verify_workers import Checked, check_in_workers, failed
 
+        rows = {row["name"]: row for row in heads}
+
+        def check_here(name: str) -> Checked:
+            # A campaign's own result, as a worker reports it; the totals are added below.
+            campaigns, events = self.campaigns, self.events
+            try:
+                self._walk(conn, rows[name])
+                return Checked(events=self.events - events)
+            except _Found as found:
+                return Checked(events=0, first_bad=(found.found.seq, found.found.reason))
+            except DamagedDatabase as exc:
+                return Checked(events=0, first_bad=(self.last_good + 1, exc.message))
+            finally:
+                self.campaigns, self.events, self.current = campaigns, events, None
+
+        names = list(rows)
         url = self.store.engine.url.render_as_string(hide_password=False)
-        results = check_in_workers(url, names, workers, self.progress)
+        results = check_in_workers(url, names, workers, self.progress, check_here)
         if results is None:
             return False
         for name, result in zip(names, results, strict=True):

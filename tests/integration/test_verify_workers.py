@@ -35,8 +35,11 @@ def store(target: str) -> Iterator[EventStore]:
 
 
 def both_ways(store: EventStore) -> Report:
+    """The report of one walk, which two processes (this one and a worker) and three give
+    too: this process takes campaigns from the back, the workers from the front."""
     alone = verify_log(store, workers=1)
     assert verify_log(store, workers=2) == alone
+    assert verify_log(store, workers=3) == alone
     return alone
 
 
