@@ -19,6 +19,7 @@ from tablelog.events.chain import GENESIS, chained_hash, envelope_hash
 from tablelog.events.codec import UndecodableEvent, fast_decoder
 from tablelog.events.core import CampaignCreated
 from tablelog.events.envelope import LINE_DECODER, EventRow, envelope_from_line
+from tablelog.frames import read_frame, write_frame
 
 MAX_LINE = 1_048_576  # bytes; an event is far smaller (narration is capped at 4,000 characters)
 BATCH = 5000  # rows per batch: large enough to amortize an insert, small in memory
@@ -51,25 +52,19 @@ class Refused(msgspec.Struct, frozen=True, array_like=True, tag=True):
     message: str
 
 
-# What a worker sends: each a 4-byte length, then the message in MessagePack (an order of
-# magnitude quicker than pickle for rows like these).
+# What a worker sends (see tablelog.frames).
 _ENCODER = msgspec.msgpack.Encoder()
 _DECODER = msgspec.msgpack.Decoder(Batch | Refused)
 
 
 def write_message(out: IO[bytes], message: Batch | Refused) -> None:
-    data = _ENCODER.encode(message)
-    out.write(len(data).to_bytes(4, "big"))
-    out.write(data)
+    write_frame(out, _ENCODER.encode(message))
 
 
 def read_message(source: IO[bytes]) -> Batch | Refused:
     """The next message from a worker; EOFError when it ended without one, ValueError when
     what came is not one."""
-    size = source.read(4)
-    if len(size) < 4:
-        raise EOFError
-    data = source.read(int.from_bytes(size, "big"))
+    data = read_frame(source)
     try:
         message: Batch | Refused = _DECODER.decode(data)
     except msgspec.DecodeError as exc:

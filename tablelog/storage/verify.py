@@ -74,9 +74,8 @@ def verify_log(
 ) -> Report:
     """Check every campaign (or only `campaign`); with `head`, that the log contains it.
 
-    `workers`: processes to check campaigns in; None: as many as the log repays (see
-    verify_workers.py). Worker processes import the caller's main module again, so a
-    program passing None keeps its own work under `if __name__ == "__main__":`."""
+    `workers`: processes to check campaigns in, this one included; None: as many as the
+    log repays (see verify_workers.py)."""
     return _Verifier(store, progress, workers).run(head, campaign)
 
 
@@ -107,7 +106,9 @@ class _Verifier:
                 workers = self.workers
                 if workers is None:
                     workers = workers_for(len(heads), total)
-                if workers <= 1 or not self._in_workers(conn, heads, workers):
+                if workers > 1:
+                    self._in_workers(conn, heads, workers)
+                else:
                     for row in heads:
                         self._walk(conn, row)
                 if head is not None:
@@ -130,9 +131,9 @@ class _Verifier:
         self.events += checked
         self.current = None
 
-    def _in_workers(self, conn: Connection, heads: list[dict[str, Any]], workers: int) -> bool:
-        """Check the campaigns of `heads` in `workers` processes, this one included; False
-        when the others could not be started."""
+    def _in_workers(self, conn: Connection, heads: list[dict[str, Any]], workers: int) -> None:
+        """Check the campaigns of `heads` in `workers` processes, this one included (and
+        alone, should the others not start)."""
         from tablelog.storage.verify_workers import Checked, check_in_workers, failed
 
         rows = {row["name"]: row for row in heads}
@@ -153,15 +154,12 @@ class _Verifier:
         names = list(rows)
         url = self.store.engine.url.render_as_string(hide_password=False)
         results = check_in_workers(url, names, workers, self.progress, check_here)
-        if results is None:
-            return False
         for name, result in zip(names, results, strict=True):
             failed(result)
             self.campaigns += 1
             if result.first_bad is not None:
                 raise _Found(name, *result.first_bad)
             self.events += result.events
-        return True
 
     def _snapshot(self) -> Connection:
         conn = self.store.engine.connect()

@@ -3,30 +3,45 @@ side by side, each campaign inside its own read snapshot, and the first break is
 first in the order a single walk would meet it.
 
 Used for logs big enough to repay starting the workers (`PARALLEL_FROM` events across more
-than one campaign); the verifying process checks campaigns too while they start. Workers
-are spawned, not forked: the parent's connections and threads are never copied into them.
+than one campaign). The verifying process checks campaigns too, from the back of the list,
+while the workers start and then take them from the front; they meet in the middle. A worker
+is `python -m tablelog.storage.verify_workers`: a fresh interpreter that imports only the
+store (never the caller's main module, as a multiprocessing worker would), given the
+database's URL and then one campaign name at a time by a thread of the verifying process,
+over its stdin (never its command line, which other users may read) (see tablelog.frames).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import subprocess
+import sys
+import threading
+from collections import deque
 from collections.abc import Callable
+from typing import IO
 
 import msgspec
 
 from tablelog.errors import StorageError, TablelogError
+from tablelog.frames import read_frame, write_frame
 from tablelog.progress import Progress
 
-PARALLEL_FROM = 500_000  # events; below this, starting the workers (about 0.5 s) costs more
+PARALLEL_FROM = 500_000  # events; below this, starting the workers (about 0.3 s) costs more
 
 
-class Checked(msgspec.Struct, frozen=True):
+class Checked(msgspec.Struct, frozen=True, array_like=True):
     """One campaign's result: events checked, and its first break (or a reason the worker
     could not check it at all, such as a server gone away)."""
 
     events: int
     first_bad: tuple[int | None, str] | None = None  # (seq, reason)
     failure: str | None = None
+
+
+_NAME = msgspec.msgpack.Encoder()
+_RESULT = msgspec.msgpack.Decoder(Checked)
 
 
 def workers_for(campaigns: int, events: int) -> int:
@@ -42,61 +57,106 @@ def check_in_workers(
     workers: int,
     progress: Progress,
     check_here: Callable[[str], Checked],
-) -> list[Checked] | None:
-    """Each campaign of `names` checked by `workers` processes, this one among them: the
-    others take campaigns from the front of the list, this one (warm at once, where a
-    worker first starts an interpreter) from the back, until they meet. The results in the
-    order of `names`; None when the workers could not run (the caller then walks the log
-    itself)."""
-    import multiprocessing  # here: `log` and the other users of verify.py never need it
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-    from concurrent.futures.process import BrokenProcessPool
-
-    context = multiprocessing.get_context("spawn")
+) -> list[Checked]:
+    """Each campaign of `names` checked by `workers` processes, this one among them; the
+    results in the order of `names`. `check_here` shows its own progress. A worker that
+    cannot start, or stops, leaves its campaigns to this process."""
+    waiting = deque(names)  # popleft by the workers' feeders, pop by this process: atomic
     results: dict[str, Checked] = {}
+    feeders = [
+        threading.Thread(target=_feed, args=(url, waiting, results, progress), daemon=True)
+        for _ in range(workers - 1)
+    ]
+    for feeder in feeders:
+        feeder.start()
+    while waiting:
+        try:
+            name = waiting.pop()
+        except IndexError:  # a feeder took the last one
+            break
+        results[name] = check_here(name)
+    for feeder in feeders:
+        feeder.join()
+    for name in names:  # any a worker took and could not answer for
+        if name not in results:
+            results[name] = check_here(name)
+    return [results[name] for name in names]
+
+
+def _feed(url: str, waiting: deque[str], results: dict[str, Checked], progress: Progress) -> None:
+    """One worker's life: start it, hand it the next waiting campaign until none is left."""
     try:
-        with ProcessPoolExecutor(
-            max_workers=workers - 1, mp_context=context, initializer=_open, initargs=(url,)
-        ) as pool:
-            futures = {name: pool.submit(_check, name) for name in names}
-            for name in reversed(names):
-                if not futures[name].cancel():
-                    break  # a worker has it: the two ends have met
-                results[name] = check_here(name)  # it shows its own progress
-            running = [future for future in futures.values() if not future.cancelled()]
-            for future in as_completed(running):
-                progress.advance(future.result().events)
-            for name, future in futures.items():
-                if name not in results:
-                    results[name] = future.result()
-            return [results[name] for name in names]
-    except (BrokenProcessPool, OSError):
-        return None
-
-
-_STORE: object = None  # the worker's own store, opened once by `_open`
-
-
-def _open(url: str) -> None:
-    global _STORE
-    from tablelog.storage import open_store
-
-    _STORE = open_store(url, check_schema=False)
-
-
-def _check(name: str) -> Checked:
-    from tablelog.storage import EventStore
-    from tablelog.storage.verify import verify_log
-
-    assert isinstance(_STORE, EventStore)
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "tablelog.storage.verify_workers"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,  # its failures are this process's to find and tell
+        )
+    except OSError:
+        return
+    assert worker.stdin is not None
+    assert worker.stdout is not None
     try:
-        report = verify_log(_STORE, campaign=name, workers=1)
-    except TablelogError as exc:  # sent back as text: not every error pickles
-        return Checked(events=0, failure=exc.message)
-    bad = report.first_bad
-    return Checked(events=report.events, first_bad=None if bad is None else (bad.seq, bad.reason))
+        write_frame(worker.stdin, _NAME.encode(url))
+        while True:
+            try:
+                name = waiting.popleft()
+            except IndexError:
+                return
+            write_frame(worker.stdin, _NAME.encode(name))
+            worker.stdin.flush()
+            result = _RESULT.decode(read_frame(worker.stdout))
+            results[name] = result
+            progress.advance(result.events)
+    except (OSError, EOFError, msgspec.DecodeError):
+        return  # the campaign it held has no result: the verifying process checks it
+    finally:
+        with contextlib.suppress(OSError):  # a worker that died: nothing more to tell it
+            worker.stdin.close()
+        worker.stdout.close()
+        try:
+            worker.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait()
 
 
 def failed(result: Checked) -> None:
     if result.failure is not None:
         raise StorageError(result.failure)
+
+
+def main(source: IO[bytes], out: IO[bytes]) -> int:
+    """The worker: open the database whose URL comes first on `source`, then check each
+    campaign named there, answering on `out`."""
+    from tablelog.storage import open_store
+    from tablelog.storage.verify import verify_log
+
+    names = msgspec.msgpack.Decoder(str)
+    answers = msgspec.msgpack.Encoder()
+    try:
+        store = open_store(names.decode(read_frame(source)), check_schema=False)
+    except EOFError:
+        return 0
+    try:
+        while True:
+            try:
+                name = names.decode(read_frame(source))
+            except EOFError:
+                return 0
+            try:
+                report = verify_log(store, campaign=name, workers=1)
+                bad = report.first_bad
+                result = Checked(
+                    events=report.events, first_bad=None if bad is None else (bad.seq, bad.reason)
+                )
+            except TablelogError as exc:
+                result = Checked(events=0, failure=exc.message)
+            write_frame(out, answers.encode(result))
+            out.flush()
+    finally:
+        store.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.stdin.buffer, sys.stdout.buffer))

@@ -4,7 +4,9 @@ SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from sqlalchemy import update
@@ -65,3 +67,23 @@ def test_the_first_break_is_the_one_a_single_walk_meets(store: EventStore, seq: 
     assert bad is not None
     assert (bad.campaign, bad.seq) == ("beta", seq)
     assert "hash" in bad.reason
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "exit 3",  # starts, and dies before a word
+        r"printf '\000\000\000\020ab'",  # answers 2 bytes of a 16-byte result, then dies
+        "exec /no/such/python",  # cannot run at all
+    ],
+    ids=["dies-at-once", "dies-midway", "cannot-run"],
+)
+def test_a_worker_that_fails_leaves_its_campaigns_to_the_verifier(
+    store: EventStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: str
+) -> None:
+    alone = verify_log(store, workers=1)
+    fake = tmp_path / "python"
+    fake.write_text(f"#!/bin/sh\n{script}\n")
+    fake.chmod(0o755)
+    monkeypatch.setattr(sys, "executable", str(fake))
+    assert verify_log(store, workers=3) == alone
