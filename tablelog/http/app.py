@@ -40,6 +40,7 @@ def create_app(target: str | EventStore) -> Litestar:
     def start() -> None:
         if state.store is None:
             state.store = open_store(str(target), create=True)
+        state.store.checkpoint_in_background()  # no command waits for a checkpoint
 
     def stop() -> None:
         if not isinstance(target, EventStore) and state.store is not None:

@@ -25,6 +25,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from tablelog.errors import NotFound
 from tablelog.events.envelope import Envelope
 from tablelog.storage.bulk import BulkLoad
+from tablelog.storage.checkpoints import Checkpointer
 from tablelog.storage.engine import (
     WRITE,
     describe,
@@ -125,12 +126,23 @@ class _Writers:
         self._engine = engine
         self._idle: queue.SimpleQueue[Connection] = queue.SimpleQueue()
         self._closed = False
+        self.autocheckpoint = True  # SQLite: does a commit checkpoint the log when due
 
     def take(self) -> Connection:
         try:
             return self._idle.get_nowait()
         except queue.Empty:
-            return self._engine.connect()
+            conn = self._engine.connect()
+            if not self.autocheckpoint:
+                raw_execute(conn, "PRAGMA wal_autocheckpoint = 0").close()
+            return conn
+
+    def drop_idle(self) -> None:
+        while True:
+            try:
+                self._idle.get_nowait().close()
+            except queue.Empty:
+                return
 
     def give_back(self, conn: Connection) -> None:
         if self._closed or conn.invalidated or conn.closed or conn.in_transaction():
@@ -140,11 +152,7 @@ class _Writers:
 
     def close(self) -> None:
         self._closed = True
-        while True:
-            try:
-                self._idle.get_nowait().close()
-            except queue.Empty:
-                return
+        self.drop_idle()
 
 
 class EventStore:
@@ -157,6 +165,7 @@ class EventStore:
         # A file's own reader connections; a memory database has one connection only.
         in_file = is_sqlite(engine.url) and engine.url.database not in (None, "", ":memory:")
         self._readers = _Readers(engine) if in_file else None
+        self._checkpointer: Checkpointer | None = None
         self.label = describe(engine.url)
 
     @property
@@ -167,7 +176,19 @@ class EventStore:
     def is_sqlite(self) -> bool:
         return is_sqlite(self._engine.url)
 
+    def checkpoint_in_background(self) -> None:
+        """A SQLite file's checkpoints from a thread of their own, never in a commit (for a
+        long-running service: see checkpoints.py); on a server, nothing to do."""
+        if self._readers is None or self._checkpointer is not None:
+            return
+        self._writers.autocheckpoint = False
+        self._writers.drop_idle()  # those kept so far checkpoint in their commits
+        self._checkpointer = Checkpointer(self._engine)
+        self._checkpointer.start()
+
     def close(self) -> None:
+        if self._checkpointer is not None:
+            self._checkpointer.stop()
         if self._readers is not None:
             self._readers.close()
         self._writers.close()
