@@ -19,7 +19,7 @@ from tablelog.events.chain import GENESIS, chained_hash, envelope_hash
 from tablelog.events.codec import UndecodableEvent, fast_decoder
 from tablelog.events.core import CampaignCreated
 from tablelog.events.envelope import LINE_DECODER, EventRow, envelope_from_line
-from tablelog.frames import read_frame, write_frame
+from tablelog.workers import read_frame, write_frame
 
 MAX_LINE = 1_048_576  # bytes; an event is far smaller (narration is capped at 4,000 characters)
 BATCH = 5000  # rows per batch: large enough to amortize an insert, small in memory
@@ -52,7 +52,7 @@ class Refused(msgspec.Struct, frozen=True, array_like=True, tag=True):
     message: str
 
 
-# What a worker sends (see tablelog.frames).
+# What a worker sends (see tablelog.workers).
 _ENCODER = msgspec.msgpack.Encoder()
 _DECODER = msgspec.msgpack.Decoder(Batch | Refused)
 

@@ -10,7 +10,6 @@ nearly halve the time (bench/run.py).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Generator
 from contextlib import closing
 from pathlib import Path
@@ -30,6 +29,7 @@ from tablelog.commands.import_check import (
 from tablelog.errors import AlreadyExists, InvalidInput
 from tablelog.progress import SILENT, Progress
 from tablelog.storage import EventStore, new_sqlite_file
+from tablelog.workers import usable_cpus
 
 PARALLEL_FROM = 16 << 20  # bytes (about 50,000 events): below, starting a worker costs more
 _CHUNK = 1 << 20
@@ -73,7 +73,7 @@ def import_jsonl(
     `worker`: check the file in a worker process (True), here (False), or as its size and
     the CPUs repay (None). A worker that cannot run leaves the work to this process."""
     if worker is None:
-        worker = _cpus() > 1 and _size(path) >= PARALLEL_FROM
+        worker = usable_cpus() > 1 and _size(path) >= PARALLEL_FROM
     if worker:
         try:
             return _load(store, path, progress, in_worker=True)
@@ -178,13 +178,6 @@ def _size(path: Path) -> int:
         return path.stat().st_size
     except OSError:
         return 0  # opening it says why
-
-
-def _cpus() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on every platform
-        return os.cpu_count() or 1
 
 
 def _count_lines(path: Path) -> int | None:

@@ -8,13 +8,12 @@ while the workers start and then take them from the front; they meet in the midd
 is `python -m tablelog.storage.verify_workers`: a fresh interpreter that imports only the
 store (never the caller's main module, as a multiprocessing worker would), given the
 database's URL and then one campaign name at a time by a thread of the verifying process,
-over its stdin (never its command line, which other users may read) (see tablelog.frames).
+over its stdin (never its command line, which other users may read) (see tablelog.workers).
 """
 
 from __future__ import annotations
 
 import contextlib
-import os
 import subprocess
 import sys
 import threading
@@ -25,8 +24,8 @@ from typing import IO
 import msgspec
 
 from tablelog.errors import StorageError, TablelogError
-from tablelog.frames import read_frame, write_frame
 from tablelog.progress import Progress
+from tablelog.workers import read_frame, usable_cpus, write_frame
 
 PARALLEL_FROM = 500_000  # events; below this, starting the workers (about 0.3 s) costs more
 
@@ -48,7 +47,7 @@ def workers_for(campaigns: int, events: int) -> int:
     """How many processes to check with, this one included (1: walk in this one only)."""
     if campaigns < 2 or events < PARALLEL_FROM:
         return 1
-    return max(1, min(os.cpu_count() or 1, campaigns))
+    return max(1, min(usable_cpus(), campaigns))
 
 
 def check_in_workers(
