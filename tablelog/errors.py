@@ -88,6 +88,16 @@ class Unauthenticated(TablelogError):
     code = "unknown-token"
 
 
+class TooManyFailures(TablelogError):
+    """Too many failed sign-ins from one address: HTTP 429, with the seconds to wait."""
+
+    code = "too-many-failures"
+
+    def __init__(self, message: str, *, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 class Forbidden(TablelogError):
     """The caller is known but may not do this (another player's character, an observer
     writing, a player running the GM's part): HTTP 403."""

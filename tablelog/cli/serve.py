@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from tablelog.cli.options import target
+from tablelog.http.throttle import DEFAULT_LIMIT
 from tablelog.storage import open_store
 
 
@@ -17,6 +18,15 @@ def serve(
     port: Annotated[
         int, typer.Option("--port", help="The port to listen on.", min=0, max=65535)
     ] = 8000,
+    auth_failures: Annotated[
+        int,
+        typer.Option(
+            "--auth-failures",
+            help="Failed sign-ins (unknown or revoked tokens) allowed per client address and "
+            "minute; past them the address is refused (429) until a minute has passed.",
+            min=1,
+        ),
+    ] = DEFAULT_LIMIT,
 ) -> None:
     """Run the HTTP service over the chosen database (SQLite file or PostgreSQL URL).
 
@@ -34,7 +44,7 @@ def serve(
     store = open_store(location, create=True)  # refuse a bad database before listening
     try:
         typer.echo(f"tablelog service on http://{host}:{port} over {store.label}", err=True)
-        app = create_app(store)
+        app = create_app(store, auth_failures=auth_failures)
         # The service's modules and routes live as long as it does: the garbage collector
         # need not walk them again on every full collection.
         gc.freeze()

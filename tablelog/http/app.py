@@ -19,6 +19,7 @@ from tablelog import __version__
 from tablelog.errors import TablelogError
 from tablelog.http import errors, reads, stream
 from tablelog.http.commands import command_routes
+from tablelog.http.throttle import DEFAULT_LIMIT, FailedSignIns
 from tablelog.rules import registry
 from tablelog.storage import EventStore, open_store
 
@@ -33,9 +34,15 @@ def ruleset_routes() -> list[Any]:
     return routes
 
 
-def create_app(target: str | EventStore) -> Litestar:
-    """The service over the log at `target` (a path or URL, opened at start-up, or a store)."""
-    state = State({"store": target if isinstance(target, EventStore) else None})
+def create_app(target: str | EventStore, *, auth_failures: int = DEFAULT_LIMIT) -> Litestar:
+    """The service over the log at `target` (a path or URL, opened at start-up, or a store);
+    `auth_failures`: failed sign-ins allowed per client address and minute."""
+    state = State(
+        {
+            "store": target if isinstance(target, EventStore) else None,
+            "sign_ins": FailedSignIns(auth_failures),
+        }
+    )
 
     def start() -> None:
         if state.store is None:
@@ -64,5 +71,6 @@ def create_app(target: str | EventStore) -> Litestar:
             "caller's access token as `Authorization: Bearer TOKEN`.",
             path="/schema",
         ),
+        request_max_body_size=errors.MAX_BODY,
         debug=False,
     )

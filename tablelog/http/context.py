@@ -8,6 +8,8 @@ from litestar import Request
 from litestar.datastructures import State
 
 from tablelog.commands.access import Caller, authenticate, require_campaign
+from tablelog.errors import Unauthenticated
+from tablelog.http.throttle import FailedSignIns
 from tablelog.storage import EventStore
 
 
@@ -24,8 +26,21 @@ def bearer(request: Request[Any, Any, Any]) -> str | None:
 
 
 def caller_for(request: Request[Any, Any, Any], campaign: str | None = None) -> Caller:
-    """The caller named by the request's bearer token (and, given, its campaign must match)."""
-    caller = authenticate(store_of(request.app.state), bearer(request))
+    """The caller named by the request's bearer token (and, given, its campaign must match).
+
+    A token the service does not know (or a revoked one) counts against the client's address
+    (throttle.py); past the limit, its tokens are not even looked at for a while."""
+    token = bearer(request)
+    sign_ins: FailedSignIns = request.app.state.sign_ins
+    address = request.client.host if request.client is not None else "unknown"
+    if token is not None:
+        sign_ins.check(address)
+    try:
+        caller = authenticate(store_of(request.app.state), token)
+    except Unauthenticated:
+        if token is not None:
+            sign_ins.failed(address)
+        raise
     if campaign is not None:
         require_campaign(caller, campaign.strip().lower())
     return caller

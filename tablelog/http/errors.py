@@ -15,10 +15,13 @@ from tablelog.errors import (
     NotFound,
     StorageError,
     TablelogError,
+    TooManyFailures,
     Unauthenticated,
 )
 
 _LOG = logging.getLogger("tablelog.http")
+# A request body is a command's or a what-if's: kilobytes. Litestar's own default is 10 MB.
+MAX_BODY = 1_048_576
 
 
 def status_of(exc: TablelogError) -> int:
@@ -34,6 +37,8 @@ def status_of(exc: TablelogError) -> int:
         return 409
     if isinstance(exc, StorageError):
         return 503
+    if isinstance(exc, TooManyFailures):
+        return 429
     return 422  # a refused action or bad input
 
 
@@ -46,6 +51,8 @@ def domain_error(_request: Request[Any, Any, Any], exc: TablelogError) -> Respon
     if isinstance(exc, ConcurrencyConflict):
         extra = {"expected": exc.expected, "actual": exc.actual}
     headers = {"WWW-Authenticate": 'Bearer realm="tablelog"'} if status_of(exc) == 401 else None
+    if isinstance(exc, TooManyFailures):
+        headers = {"Retry-After": str(exc.retry_after)}
     return Response(
         body(exc.code, exc.message, **extra), status_code=status_of(exc), headers=headers
     )
@@ -63,6 +70,9 @@ def invalid_body(_request: Request[Any, Any, Any], exc: ValidationException) -> 
 
 
 def http_error(_request: Request[Any, Any, Any], exc: HTTPException) -> Response[object]:
+    if exc.status_code == 413:
+        message = f"the request body is larger than the service takes ({MAX_BODY:,} bytes)"
+        return Response(body("too-large", message), status_code=413)
     code = "not-found" if isinstance(exc, NotFoundException) else "http-error"
     return Response(body(code, str(exc.detail)), status_code=exc.status_code)
 

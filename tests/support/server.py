@@ -25,13 +25,14 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_service(db: str, cwd: Path) -> Iterator[str]:
-    """Start `tablelog --db DB serve` on 127.0.0.1 and yield its base URL once it answers."""
+def running_service(db: str, cwd: Path, *options: str) -> Iterator[str]:
+    """Start `tablelog --db DB serve [OPTIONS]` on 127.0.0.1 and yield its base URL once it
+    answers."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("TABLELOG_")}
     log = (cwd / f"serve-{port}.log").open("w+", encoding="utf-8")
     process = subprocess.Popen(
-        [sys.executable, "-m", "tablelog", "--db", db, "serve", "--port", str(port)],
+        [sys.executable, "-m", "tablelog", "--db", db, "serve", "--port", str(port), *options],
         cwd=cwd,
         env=env,
         stdout=log,

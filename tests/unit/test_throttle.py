@@ -1,0 +1,45 @@
+"""Failed sign-ins per address (the service's throttle), on a clock the test moves."""
+
+from __future__ import annotations
+
+import pytest
+
+from tablelog.errors import TooManyFailures
+from tablelog.http.throttle import WINDOW_S, FailedSignIns
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_an_address_is_refused_after_its_limit_until_the_oldest_failure_ages() -> None:
+    clock = Clock()
+    sign_ins = FailedSignIns(3, clock=clock)
+    for _ in range(3):
+        sign_ins.check("10.0.0.1")
+        sign_ins.failed("10.0.0.1")
+        clock.now += 10
+    with pytest.raises(TooManyFailures) as refused:
+        sign_ins.check("10.0.0.1")
+    assert refused.value.retry_after == WINDOW_S - 30
+    sign_ins.check("10.0.0.2")  # another address is not held to it
+    clock.now = 1000.0 + WINDOW_S + 0.5  # the first failure is now a minute old
+    sign_ins.check("10.0.0.1")
+    sign_ins.failed("10.0.0.1")
+    with pytest.raises(TooManyFailures):
+        sign_ins.check("10.0.0.1")
+
+
+def test_the_addresses_remembered_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("tablelog.http.throttle._ADDRESSES_KEPT", 100)
+    sign_ins = FailedSignIns(1, clock=Clock())
+    for n in range(1000):
+        sign_ins.failed(f"10.0.{n // 256}.{n % 256}")
+    assert len(sign_ins._failures) == 100
+    sign_ins.check("10.0.0.0")  # the oldest were forgotten first
+    with pytest.raises(TooManyFailures):
+        sign_ins.check("10.0.3.231")
