@@ -201,3 +201,53 @@ def test_a_database_of_an_older_revision_upgrades_intact(target: str, revision: 
         assert verify(store).ok
     finally:
         store.close()
+
+
+# Files written by earlier tablelog versions themselves, committed (tests/fixtures/README.md).
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+WRITTEN_AT = {"0001": {"bar-fight": 58}, "0002": {"bar-fight": 58, "pub": 13}}
+
+
+def stored_rows(db: Path) -> list[tuple[object, ...]]:
+    """Every event row exactly as the file holds it, read without tablelog."""
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        return conn.execute(
+            "SELECT campaign_id, seq, event_id, type, schema_version, actor, recorded_at, "
+            "payload, prev_hash, hash FROM events ORDER BY campaign_id, seq"
+        ).fetchall()
+
+
+def test_every_older_revision_has_its_committed_file() -> None:
+    revisions = ScriptDirectory.from_config(migrate.alembic_config()).walk_revisions()
+    assert {f"revision-{r}.db" for r in WRITTEN_AT} == {p.name for p in FIXTURES.glob("*.db")}
+    assert set(WRITTEN_AT) == {s.revision for s in revisions if s.revision != HEAD}
+
+
+@pytest.mark.parametrize("revision", sorted(WRITTEN_AT))
+def test_a_file_written_by_an_older_revision_upgrades_intact(revision: str, tmp_path: Path) -> None:
+    copy = tmp_path / "old.db"
+    copy.write_bytes((FIXTURES / f"revision-{revision}.db").read_bytes())
+    before = stored_rows(copy)
+    engine = create_engine(f"sqlite:///{copy}")
+    try:
+        assert migrate.current_revision(engine) == revision
+    finally:
+        engine.dispose()
+    # Opening it is enough: a SQLite file is migrated on first use by a newer tablelog.
+    from tablelog.commands.log import verify
+    from tablelog.commands.table import execute
+    from tablelog.rules.common import EndSession
+
+    store = open_store(str(copy))
+    try:
+        assert {h.name: h.seq for h in store.campaigns()} == WRITTEN_AT[revision]
+        assert verify(store).ok
+        execute(store, "bar-fight", EndSession())  # and the campaign plays on
+        assert verify(store).ok
+    finally:
+        store.close()
+    assert tables(str(copy)) == TABLES
+    after = stored_rows(copy)
+    assert [row for row in after if row[:2] != ("bar-fight", 59)] == before  # byte for byte
