@@ -1,5 +1,6 @@
 """Schemathesis against a real `tablelog serve`: no request the OpenAPI document describes, valid
-or not, with the GM's token, a player's or none, gets a server error (5xx).
+or not, with the GM's token, a player's or none, gets a server error (5xx), and none that is
+refused (4xx) changes the log: every campaign's head and every token stay as they were.
 
 Each operation is fuzzed on a campaign of its own with some play in it (recorded and managed
 decks), the `campaign` path parameter pinned to it (a random campaign is only ever 403) and the
@@ -10,6 +11,7 @@ the same requests every run.
 from __future__ import annotations
 
 import itertools
+import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,10 +56,22 @@ _numbers = itertools.count(1)
 
 
 @pytest.fixture(scope="module")
-def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    cwd: Path = tmp_path_factory.mktemp("fuzz")
-    with running_service(str(cwd / "tablelog.db"), cwd) as url:
+def fuzz_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("fuzz")
+
+
+@pytest.fixture(scope="module")
+def service(fuzz_dir: Path) -> Iterator[str]:
+    with running_service(str(fuzz_dir / "tablelog.db"), fuzz_dir) as url:
         yield url
+
+
+def heads(db: Path) -> list[tuple[Any, ...]]:
+    """What a refused request must leave as it was: every head, every token."""
+    with sqlite3.connect(db) as conn:
+        campaigns = conn.execute("SELECT name, head_seq, head_hash FROM campaigns ORDER BY name")
+        tokens = conn.execute("SELECT token_hash, revoked_at FROM access_tokens ORDER BY 1")
+        return [*campaigns.fetchall(), *tokens.fetchall()]
 
 
 @pytest.fixture(scope="module")
@@ -177,6 +191,7 @@ class Target:
 
     api: BaseSchema
     base_url: str
+    db: Path
     label: str
     headers: dict[str, str]
     campaign: str
@@ -228,6 +243,7 @@ def fuzz_mode(target: Target, mode: GenerationMode, count: int) -> None:
                     chosen = data.draw(st.sampled_from(choices), label=name)
                     if chosen is not None:
                         case.body[name] = chosen
+        before = heads(target.db)
         response = case.call(
             base_url=target.base_url,
             headers=target.headers,
@@ -237,6 +253,11 @@ def fuzz_mode(target: Target, mode: GenerationMode, count: int) -> None:
         if response.status_code >= 500:
             target.failures.append(
                 f"{response.status_code} {response.text[:300]!r}\n"
+                f"    {case.as_curl_command(headers=target.headers)}"
+            )
+        elif response.status_code >= 400 and heads(target.db) != before:
+            target.failures.append(
+                f"{response.status_code} changed the log: {response.text[:300]!r}\n"
                 f"    {case.as_curl_command(headers=target.headers)}"
             )
 
@@ -287,6 +308,7 @@ RUNS = [
 def test_no_request_gets_a_server_error(
     api: BaseSchema,
     service: str,
+    fuzz_dir: Path,
     client: httpx.Client,
     shared: Callable[[str, str], Campaign],
     caller: str | None,
@@ -299,7 +321,14 @@ def test_no_request_gets_a_server_error(
     fresh = caller == "gm" and writes(label)
     campaign, tokens = campaign_with_play(client, mode) if fresh else shared(run, mode)
     headers = {} if caller is None else {"Authorization": f"Bearer {tokens[caller]}"}
-    target = Target(api=api, base_url=service, label=label, headers=headers, campaign=campaign)
+    target = Target(
+        api=api,
+        base_url=service,
+        db=fuzz_dir / "tablelog.db",
+        label=label,
+        headers=headers,
+        campaign=campaign,
+    )
     fuzz(target, examples)
     assert target.sent > 0
     assert target.failures == [], "server errors:\n" + "\n".join(target.failures)
