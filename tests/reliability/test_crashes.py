@@ -131,7 +131,7 @@ def test_an_import_killed_part_way_leaves_all_or_nothing(target: str, tmp_path: 
             stderr=subprocess.PIPE,
             text=True,
         )
-        killed(importer, moments.uniform(0.3, 2.0))
+        killed(importer, moments.uniform(0.25, 1.0))
         store = open_store(target)
         try:
             heads = store.campaigns()
