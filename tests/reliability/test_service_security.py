@@ -126,3 +126,14 @@ def test_no_token_reaches_the_log_or_an_error(tmp_path: Path) -> None:
         assert token not in logs
         assert not any(token in answer for answer in answers)
     assert any("revoked" in answer for answer in answers)
+
+
+def test_a_database_password_never_appears_in_an_error(tmp_path: Path) -> None:
+    from tests.e2e.transcript import refused, run
+
+    url = "postgresql+psycopg://tablelog:s3cr3t-pw@127.0.0.1:1/nowhere"  # nothing listens
+    for command in (["campaign", "list"], ["verify"], ["db", "current"]):
+        result = run(tmp_path, "--db", url, *command)
+        line = refused(result)
+        assert "s3cr3t-pw" not in result.stdout + result.stderr, line
+        assert "***" in line  # the URL is named, its password masked
