@@ -20,7 +20,7 @@ from tablelog.rules.common import JoinPlayer
 from tablelog.rules.names import player_name
 from tablelog.rules.registry import no_shuffle
 from tablelog.storage import CampaignHead, EventStore
-from tablelog.storage.access import add_token, find_token, revoke_tokens
+from tablelog.storage.access import find_token, revoke_tokens
 
 TOKEN_BYTES = 32
 ROLES = ("gm", "player", "observer")
@@ -126,7 +126,7 @@ def invite(
                 written = tx.append(
                     [Pending.of(e, actor=gm or "gm", event_id=str(uuid.uuid4())) for e in events]
                 ).events
-            add_token(tx.connection, campaign=campaign, digest=digest, player=name, role=role)
+            tx.add_access_token(token_hash=digest, player=name, role=role)
         state.advance(entry, written, None)  # committed: the cached state moves on
     return token
 

@@ -54,14 +54,6 @@ def find_token(store: EventStore, digest: str) -> TokenRow | None:
     )
 
 
-def add_token(conn: Connection, *, campaign: str, digest: str, player: str, role: str) -> None:
-    conn.execute(
-        insert(access_tokens).values(
-            token_hash=digest, campaign_id=campaign, player=player, role=role, created_at=now_us()
-        )
-    )
-
-
 def revoke_tokens(conn: Connection, *, campaign: str, player: str) -> int:
     """Revoke every live token of `player` in `campaign`; how many there were."""
     result = conn.execute(

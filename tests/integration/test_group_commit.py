@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 from tablelog.commands import database, state
-from tablelog.commands.campaigns import create_campaign
 from tablelog.commands.group_commit import Order, place
 from tablelog.commands.table import campaign_state, execute, salted, secure_shuffle
 from tablelog.errors import ConcurrencyConflict, InvalidInput, TablelogError
@@ -22,6 +21,7 @@ from tablelog.projections.views import state_view
 from tablelog.rules.improv import commands as c
 from tablelog.storage import CampaignTransaction, EventStore, open_store
 from tablelog.storage.verify import verify_log
+from tests.support.tables import table_in_play
 
 CAMPAIGN = "heist"
 
@@ -30,15 +30,7 @@ CAMPAIGN = "heist"
 def store(target: str) -> Iterator[EventStore]:
     database.upgrade(target)
     opened = open_store(target)
-    create_campaign(opened, CAMPAIGN, ruleset="improv")
-    for command in (
-        c.CreateCharacter(player="Bob", character="Kit", talents=["Brawler"]),
-        c.StartSession(),
-        c.OpenConflict(conflict="c1"),
-        c.SetStake(conflict="c1", side="Riso", gm=True, text="Riso gets away"),
-        c.SetStake(conflict="c1", side="Kit", opposes="Riso", text="Kit stops him"),
-    ):
-        execute(opened, CAMPAIGN, command)
+    table_in_play(opened, CAMPAIGN)
     yield opened
     opened.close()
 

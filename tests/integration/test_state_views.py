@@ -8,10 +8,10 @@ from collections.abc import Iterator
 import pytest
 
 from tablelog.commands import database
-from tablelog.commands.campaigns import create_campaign
 from tablelog.commands.table import execute, state_view_of
 from tablelog.rules.improv import commands as c
 from tablelog.storage import EventStore, open_store
+from tests.support.tables import table_in_play
 
 CAMPAIGN = "heist"
 
@@ -20,15 +20,7 @@ CAMPAIGN = "heist"
 def store(target: str) -> Iterator[EventStore]:
     database.upgrade(target)
     opened = open_store(target)
-    create_campaign(opened, CAMPAIGN, ruleset="improv")
-    for command in (
-        c.CreateCharacter(player="Bob", character="Kit", talents=["Brawler"]),
-        c.StartSession(),
-        c.OpenConflict(conflict="c1"),
-        c.SetStake(conflict="c1", side="Riso", gm=True, text="Riso gets away"),
-        c.SetStake(conflict="c1", side="Kit", opposes="Riso", text="Kit stops him"),
-    ):
-        execute(opened, CAMPAIGN, command)
+    table_in_play(opened, CAMPAIGN)
     yield opened
     opened.close()
 

@@ -9,37 +9,27 @@ from collections import Counter
 from pathlib import Path
 
 from tablelog.commands import database
-from tablelog.commands.campaigns import create_campaign
-from tablelog.commands.table import campaign_state, execute
+from tablelog.commands.table import campaign_state
 from tablelog.events import improv as ev
 from tablelog.events.envelope import Envelope
 from tablelog.projections.fold import fold
 from tablelog.projections.views import state_view
-from tablelog.rules.improv import commands as c
 from tablelog.storage import EventStore, open_store
 from tablelog.storage.verify import verify_log
+from tests.support import tables
 
 ROOT = Path(__file__).resolve().parents[2]
 CAMPAIGN = "heist"
 
 
 def table_in_play(target: str) -> str:
-    """A campaign with a character, a session and an open conflict with a GM stake (the one
-    the writers narrate for); returns the GM's access token."""
+    """The table of tests/support/tables.py in a migrated `target`; the GM's access token."""
     database.upgrade(target)
     store = open_store(target)
     try:
-        token = create_campaign(store, CAMPAIGN, ruleset="improv").token
-        for command in (
-            c.CreateCharacter(player="Bob", character="Kit", talents=["Brawler"]),
-            c.StartSession(),
-            c.OpenConflict(conflict="c1"),
-            c.SetStake(conflict="c1", side="Riso", gm=True, text="Riso gets away"),
-        ):
-            execute(store, CAMPAIGN, command)
+        return tables.table_in_play(store, CAMPAIGN)
     finally:
         store.close()
-    return token
 
 
 def commander(target: str, writer: str, count: int) -> subprocess.Popen[str]:
