@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import os
 import subprocess
 import sys
@@ -221,14 +222,15 @@ def stored_rows(db: Path) -> list[tuple[object, ...]]:
 
 def test_every_older_revision_has_its_committed_file() -> None:
     revisions = ScriptDirectory.from_config(migrate.alembic_config()).walk_revisions()
-    assert {f"revision-{r}.db" for r in WRITTEN_AT} == {p.name for p in FIXTURES.glob("*.db")}
+    committed = {p.name for p in FIXTURES.glob("*.db.gz")}
+    assert {f"revision-{r}.db.gz" for r in WRITTEN_AT} == committed
     assert set(WRITTEN_AT) == {s.revision for s in revisions if s.revision != HEAD}
 
 
 @pytest.mark.parametrize("revision", sorted(WRITTEN_AT))
 def test_a_file_written_by_an_older_revision_upgrades_intact(revision: str, tmp_path: Path) -> None:
     copy = tmp_path / "old.db"
-    copy.write_bytes((FIXTURES / f"revision-{revision}.db").read_bytes())
+    copy.write_bytes(gzip.decompress((FIXTURES / f"revision-{revision}.db.gz").read_bytes()))
     before = stored_rows(copy)
     engine = create_engine(f"sqlite:///{copy}")
     try:
