@@ -7,15 +7,12 @@ from urllib.parse import quote
 
 import typer
 
-from tablelog.cli.options import CampaignOption, JsonOption, no_view_choice, remote, target
-from tablelog.cli.output import decoded, emit_json
+from tablelog.cli.options import CampaignOption, JsonOption
+from tablelog.cli.output import emit_json
 from tablelog.cli.play import run
-from tablelog.commands import improv as reads
-from tablelog.commands.database import opened, resolve_campaign
-from tablelog.commands.reads import Shown
+from tablelog.cli.rulesets import read
 from tablelog.errors import InvalidInput
 from tablelog.rules.improv import commands as c
-from tablelog.rules.names import player_name
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -288,39 +285,6 @@ def close(ctx: typer.Context, conflict: Conflict, campaign: CampaignOption = Non
     run(ctx, campaign, c.Close(conflict=conflict), ruleset=IMPROV)
 
 
-@app.command("show")
-def show(
-    ctx: typer.Context,
-    conflict: Conflict,
-    as_player: Annotated[
-        str | None, typer.Option("--as", help="One player's view: others' face-down cards hidden.")
-    ] = None,
-    campaign: CampaignOption = None,
-    json: JsonOption = False,
-) -> None:
-    """Show a conflict round by round.
-
-    Example: `tablelog improv show fight --json`
-    """
-    viewer = player_name(as_player) if as_player else None
-    client = remote(ctx)
-    if client is not None:
-        no_view_choice(as_player)
-        name = client.campaign(campaign)
-        from tablelog.http.endpoints import DEFAULT  # the service's client only
-
-        path = f"/campaigns/{quote(name)}/improv/conflicts/{quote(conflict or DEFAULT, safe='~')}"
-        shown = decoded(client.get(path), Shown)
-    else:
-        with opened(target(ctx)) as store:
-            shown = reads.show(store, resolve_campaign(store, campaign), conflict, viewer)
-    if json:
-        emit_json(shown.view)
-        return
-    for line in shown.lines:
-        typer.echo(line)
-
-
 @app.command("hand")
 def hand(
     ctx: typer.Context,
@@ -332,13 +296,7 @@ def hand(
 
     Example: `tablelog improv hand bob --json`
     """
-    client = remote(ctx)
-    if client is not None:
-        name = client.campaign(campaign)
-        view = client.get(f"/campaigns/{quote(name)}/improv/hands/{quote(who, safe='')}")
-    else:
-        with opened(target(ctx)) as store:
-            view = reads.hand(store, resolve_campaign(store, campaign), who, None)
+    view = read(ctx, campaign, IMPROV, "hand", f"/hands/{quote(who, safe='')}", who)
     if json:
         emit_json(view)
         return

@@ -8,8 +8,8 @@ from typing import Annotated
 import typer
 
 from tablelog.cli.options import target
+from tablelog.commands.database import open_store
 from tablelog.http.throttle import DEFAULT_LIMIT
-from tablelog.storage import open_store
 
 
 def serve(

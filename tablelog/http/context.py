@@ -8,9 +8,9 @@ from litestar import Request
 from litestar.datastructures import State
 
 from tablelog.commands.access import Caller, authenticate, require_campaign
+from tablelog.commands.database import EventStore
 from tablelog.errors import Unauthenticated
 from tablelog.http.throttle import FailedSignIns
-from tablelog.storage import EventStore
 
 
 def store_of(state: State) -> EventStore:

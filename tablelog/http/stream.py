@@ -17,9 +17,9 @@ from litestar.params import FromPath, HeaderParameter, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from tablelog.commands.access import Caller
+from tablelog.commands.database import EventStore
 from tablelog.commands.reads import LogItem, log_items
 from tablelog.http.context import caller_for, store_of
-from tablelog.storage import EventStore
 
 POLL_S = 0.25
 HEARTBEAT_S = 15.0

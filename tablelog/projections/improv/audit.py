@@ -7,21 +7,12 @@ uses against the session's). Face-down cards and hands never enter it (see `acco
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from tablelog.events import improv as ev
 from tablelog.events.base import Event
-from tablelog.projections.account import (
-    Account,
-    AuditSteps,
-    ConflictAccount,
-    Note,
-    Section,
-    SessionSpan,
-    Table,
-)
+from tablelog.projections.account import Discrepancy, Table
+from tablelog.projections.book import Book, Chapter
 from tablelog.projections.improv.check import check
 from tablelog.rules.improv.cards import pretty
 from tablelog.rules.improv.conflict import gm_token_cap
@@ -32,67 +23,39 @@ _COLUMNS = ["side", "card", "bonuses", "total"]
 
 
 @dataclass
-class _Open:
+class _Open(Chapter):
     """A conflict's account while the walk is inside it."""
 
-    account: ConflictAccount
     names: dict[str, str] = field(default_factory=dict)  # side key -> display
     bonuses: dict[int, list[str]] = field(default_factory=dict)  # round -> "on: what" texts
     by_side: dict[tuple[int, str], list[str]] = field(default_factory=dict)
-
-    def section(self, title: str) -> Section:
-        sections = self.account.sections
-        if not sections or sections[-1].title != title:
-            sections.append(Section(title=title))
-        return sections[-1]
-
-    def note(self, title: str, seq: int, kind: str, text: str, /, **data: object) -> None:
-        self.section(title).notes.append(Note(seq=seq, kind=kind, text=text, data=dict(data)))
-        self.account.last_seq = seq
 
     def name(self, key: str) -> str:
         return self.names.get(key, key)
 
 
-class _Walk:
-    def __init__(self, campaign: str, scope: str | None) -> None:
-        self.account = Account(
-            campaign=campaign, ruleset="improv", seq=0, conflicts=[], discrepancies=[]
-        )
-        self.scope = scope
-        self.open: dict[str, _Open] = {}
-        self.session_first: dict[int, int] = {}
-        self.session_last: dict[int, int] = {}
+class ImprovAuditor:
+    """The Improv audit's walk (see `Auditor`)."""
 
-    def step(self, state: ImprovState, seq: int, event: Event) -> None:
-        self.account.seq = seq
-        if state.session and (state.session_open or isinstance(event, ev.SessionEnded)):
-            self.session_last[state.session] = seq
-        if isinstance(event, ev.SessionStarted):
-            self.session_first[event.session] = seq
-            self.session_last[event.session] = seq
-        key = event.conflict_id()
-        if self.scope is not None and key is not None and key != self.scope:
-            return  # another conflict's: its checks depend on nothing the scope needs
-        self.account.discrepancies.extend(check(state, seq, event))
+    checks_every_event = False  # a check reads only the state before its event
+
+    def check(self, state: ImprovState, seq: int, event: Event) -> list[Discrepancy]:
+        return check(state, seq, event)
+
+    def explain(self, book: Book, state: ImprovState, seq: int, event: Event) -> None:
         if isinstance(event, ev.ConflictOpened):
-            self._opened(state, seq, event)
+            rounds = f", {event.rounds} rounds" if event.kind == "extended" else ""
+            book.begin(
+                event.conflict,
+                f"conflict {event.conflict} ({event.kind}{rounds})",
+                seq,
+                state.session or None,
+                chapter=_Open,
+            )
             return
-        if key is None or key not in self.open:
-            return
-        self._conflict_event(state, self.open[key], seq, event)
-
-    def _opened(self, state: ImprovState, seq: int, event: ev.ConflictOpened) -> None:
-        rounds = f", {event.rounds} rounds" if event.kind == "extended" else ""
-        account = ConflictAccount(
-            conflict=event.conflict,
-            title=f"conflict {event.conflict} ({event.kind}{rounds})",
-            session=state.session or None,
-            first_seq=seq,
-            last_seq=seq,
-        )
-        self.account.conflicts.append(account)
-        self.open[event.conflict] = _Open(account)
+        here = book.chapter(event.conflict_id())
+        if isinstance(here, _Open):
+            self._conflict_event(state, here, seq, event)
 
     def _conflict_event(self, state: ImprovState, here: _Open, seq: int, event: Event) -> None:
         conflict = state.conflicts.get(here.account.conflict)
@@ -209,7 +172,7 @@ class _Walk:
             case ev.ConflictClosed():
                 self._closed(conflict, here, seq, event)
             case _:
-                here.account.last_seq = seq
+                here.touch(seq)
 
     def _bonus(
         self,
@@ -369,11 +332,12 @@ class _Walk:
         if not event.abandoned:
             here.note(title, seq, "beats", beats or "nobody beats anybody", beats=event.beats)
         here.account.title += ", closed"
-        self.open.pop(here.account.conflict, None)
+        here.closed = True
 
-    def finish(self, state: ImprovState | None) -> Account:
-        for key, here in self.open.items():
-            conflict = state.conflicts.get(key) if state else None
+    def finish(self, book: Book, state: ImprovState) -> None:
+        for here in book.open_chapters():
+            assert isinstance(here, _Open)
+            conflict = state.conflicts.get(here.account.conflict)
             here.account.title += ", open"
             rnd = conflict.current if conflict else None
             if conflict is not None and rnd is not None and not rnd.revealed:
@@ -390,11 +354,6 @@ class _Walk:
                         for side in rnd.plays
                     ],
                 )
-        self.account.sessions = [
-            SessionSpan(session=n, first_seq=first, last_seq=self.session_last.get(n, first))
-            for n, first in sorted(self.session_first.items())
-        ]
-        return self.account
 
 
 def _pile(cards: list[str]) -> str:
@@ -402,8 +361,7 @@ def _pile(cards: list[str]) -> str:
 
 
 def _latest(here: _Open) -> str:
-    sections = here.account.sections
-    return sections[-1].title if sections else "Stakes"
+    return here.latest or "Stakes"
 
 
 def _piles(here: _Open, victory: dict[str, str], discarded: dict[str, str]) -> str:
@@ -418,14 +376,3 @@ def _piles(here: _Open, victory: dict[str, str], discarded: dict[str, str]) -> s
             "discarded: " + ", ".join(f"{here.name(s)} {pretty(c)}" for s, c in discarded.items())
         )
     return "".join(f"; {p}" for p in parts)
-
-
-def audit(
-    campaign: str, steps: AuditSteps, after: Callable[[], Any], scope: str | None = None
-) -> Account:
-    """The account of the walk; `after()` is the state once the last step is folded in.
-    With `scope`, that conflict's events and the campaign-wide ones only."""
-    walk = _Walk(campaign, scope)
-    for step in steps:
-        walk.step(step.before, step.envelope.seq, step.event)
-    return walk.finish(after())

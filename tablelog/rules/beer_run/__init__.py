@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import Any, assert_never
 
 from tablelog.events.base import Event
-from tablelog.events.core import CampaignCreated
 from tablelog.rules.beer_run import authority, conflict, effects, flow, people, rolls
 from tablelog.rules.beer_run import commands as c
 from tablelog.rules.beer_run.evolve import BeerRunEvent, evolve, initial
@@ -21,7 +20,8 @@ from tablelog.rules.beer_run.options import BeerRunOptions
 from tablelog.rules.beer_run.rolls import Shuffle
 from tablelog.rules.beer_run.state import BeerRunState
 from tablelog.rules.common import EndScene, EndSession, JoinPlayer, StartScene, StartSession
-from tablelog.rules.registry import Ruleset
+from tablelog.rules.contract import Demo, Ruleset, commands_of
+from tablelog.rules.table import Table
 
 BeerRunCommand = (
     JoinPlayer
@@ -117,35 +117,33 @@ def actor(state: BeerRunState, event: Event) -> str:
     return player if isinstance(player, str) else state.gm
 
 
-def _initial(created: CampaignCreated) -> Any:
-    return initial(created)
+def table(state: BeerRunState) -> Table:
+    return Table(
+        session=state.session,
+        session_open=state.session_open,
+        scene=state.scene,
+        scene_open=state.scene_open,
+    )
 
 
-def _evolve(state: Any, event: Event) -> Any:
-    return evolve(state, event)  # type: ignore[arg-type]
+def _demo() -> Demo:
+    from tablelog.rules.beer_run.demo import demo
+
+    return demo()
 
 
-def _decide(state: Any, command: Any, shuffle: Shuffle) -> list[Event]:
-    return decide(state, command, shuffle)
-
-
-def _actor(state: Any, event: Event) -> str:
-    return actor(state, event)
-
-
-def _authorize(state: Any, command: Any, player: str, role: str) -> None:
-    authority.authorize(state, command, player, role)
-
-
-RULESET = Ruleset(
+RULESET = Ruleset[BeerRunState](
     name="beer-run",
     options_type=BeerRunOptions,
-    initial=_initial,
-    evolve=_evolve,
-    decide=_decide,
-    actor=_actor,
-    authorize=_authorize,
     state_type=BeerRunState,
+    initial=initial,
+    evolve=evolve,
+    decide=decide,
+    actor=actor,
+    authority=authority.AUTHORITY,
+    table=table,
+    commands=commands_of(BeerRunCommand),
+    demo=_demo,
 )
 
 __all__ = ["RULESET", "BeerRunCommand", "BeerRunEvent", "BeerRunState", "decide", "evolve"]

@@ -7,19 +7,18 @@ events it causes, or raises a RuleViolation naming the rule, the value and the l
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, assert_never, cast
+from typing import Any, assert_never
 
 from tablelog.events.base import Event
-from tablelog.events.core import CampaignCreated
 from tablelog.rules.common import JoinPlayer
+from tablelog.rules.contract import Demo, Ruleset, commands_of
 from tablelog.rules.improv import authority, conflict, fate, finale, people, reveal
 from tablelog.rules.improv import commands as c
 from tablelog.rules.improv.decks import Shuffle
 from tablelog.rules.improv.evolve import ImprovEvent, evolve, initial
 from tablelog.rules.improv.options import ImprovOptions
 from tablelog.rules.improv.state import GM, ImprovState
-from tablelog.rules.registry import Ruleset
+from tablelog.rules.table import Table
 
 ImprovCommand = (
     JoinPlayer
@@ -102,33 +101,34 @@ def actor(state: ImprovState, event: Event) -> str:
     return state.gm
 
 
-def _initial(created: CampaignCreated) -> Any:
-    return initial(created)
+def table(state: ImprovState) -> Table:
+    return Table(
+        session=state.session,
+        session_open=state.session_open,
+        scene=state.scene,
+        scene_open=state.scene_open,
+    )
 
 
-def _decide(state: Any, command: Any, shuffle: Shuffle) -> list[Event]:
-    return decide(state, command, shuffle)
+def _demo() -> Demo:
+    from tablelog.rules.improv.demo import demo
+
+    return demo()
 
 
-def _actor(state: Any, event: Event) -> str:
-    return actor(state, event)
-
-
-def _authorize(state: Any, command: Any, player: str, role: str) -> None:
-    authority.authorize(state, command, player, role)
-
-
-RULESET = Ruleset(
+RULESET = Ruleset[ImprovState](
     name="improv",
     options_type=ImprovOptions,
-    initial=_initial,
-    # Called for every stored event of a rebuild: no wrapper in between.
-    evolve=cast("Callable[[Any, Event], Any]", evolve),
-    decide=_decide,
-    actor=_actor,
-    authorize=_authorize,
     state_type=ImprovState,
+    initial=initial,
+    evolve=evolve,
+    decide=decide,
+    actor=actor,
+    authority=authority.AUTHORITY,
+    table=table,
+    commands=commands_of(ImprovCommand),
     version=2,  # 2: closed conflicts archived as records (ClosedConflict); the state counts seqs
+    demo=_demo,
 )
 
 __all__ = ["RULESET", "ImprovCommand", "ImprovEvent", "ImprovState", "decide", "evolve"]

@@ -11,7 +11,6 @@ from typing import Literal
 
 import pytest
 
-from tablelog.commands import demo
 from tablelog.events.base import Event
 from tablelog.events.improv import (
     BonusPlaced,
@@ -26,6 +25,7 @@ from tablelog.events.improv import (
 )
 from tablelog.rules.common import Command
 from tablelog.rules.improv import commands as c
+from tablelog.rules.improv import demo
 from tablelog.rules.improv.conflict import gm_token_cap
 from tests.unit.improv.table import CAST, SESSION, Stacked, Table, Tables, moves, only
 
