@@ -7,8 +7,7 @@ from typing import Annotated, Literal
 import typer
 
 from tablelog.cli.options import CampaignOption, JsonOption
-from tablelog.cli.output import emit_json
-from tablelog.cli.play import run
+from tablelog.cli.play import open_conflict, run
 from tablelog.errors import InvalidInput
 from tablelog.rules.beer_run import commands as c
 
@@ -191,9 +190,7 @@ def open_(
     Example: `tablelog beer-run open --side heroes=alice,cara --side thugs=bob`
     """
     command = c.OpenConflict(sides=_sides(side), conflict=conflict_id)
-    written = run(ctx, campaign, command, ruleset=BEER_RUN, echo=not json)
-    if json and written:
-        emit_json({"conflict": written[0].conflict})
+    open_conflict(ctx, campaign, command, BEER_RUN, json)
 
 
 @app.command("goal")

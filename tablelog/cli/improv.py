@@ -9,7 +9,7 @@ import typer
 
 from tablelog.cli.options import CampaignOption, JsonOption
 from tablelog.cli.output import emit_json
-from tablelog.cli.play import run
+from tablelog.cli.play import open_conflict, run
 from tablelog.cli.rulesets import read
 from tablelog.errors import InvalidInput
 from tablelog.rules.improv import commands as c
@@ -67,9 +67,7 @@ def open_(
     Example: `tablelog improv open --extended --rounds 3` or `tablelog improv open --id heist`
     """
     command = c.OpenConflict(conflict=conflict_id, extended=extended, rounds=rounds)
-    written = run(ctx, campaign, command, ruleset=IMPROV, echo=not json)
-    if json and written:
-        emit_json({"conflict": written[0].conflict})
+    open_conflict(ctx, campaign, command, IMPROV, json)
 
 
 @app.command("stake")

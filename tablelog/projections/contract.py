@@ -12,8 +12,9 @@ from typing import Any, Generic, TypeVar
 
 from tablelog.events.base import Event
 from tablelog.projections.book import Auditor
+from tablelog.rules.contract import lazy
 
-__all__ = ["Auditor", "Read", "RulesetViews"]
+__all__ = ["Auditor", "Read", "RulesetViews", "lazy"]
 
 S = TypeVar("S")
 

@@ -8,6 +8,7 @@ events are shown. Core code reads a ruleset only through these two objects and t
 from __future__ import annotations
 
 import collections
+import importlib
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -182,3 +183,14 @@ def _state_hook(kind: Any, value: Any) -> Any:
     if (typing.get_origin(kind) or kind) is collections.Counter:
         return collections.Counter(value)
     raise NotImplementedError(f"cannot decode {kind}")
+
+
+def lazy(module: str, name: str) -> Callable[[], Any]:
+    """A factory calling `module.name()`, the module imported on the first call: a demo's
+    commands, or an audit's checks (which bring the rules' decisions with them), are not
+    paid for by every command."""
+
+    def made() -> Any:
+        return getattr(importlib.import_module(module), name)()
+
+    return made

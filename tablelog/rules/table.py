@@ -8,6 +8,8 @@ write and read the core `session.*` and `scene.*` events.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 import msgspec
 
 from tablelog.errors import RuleViolation
@@ -27,6 +29,25 @@ class Table(msgspec.Struct):
 
 
 TableEvent = SessionStarted | SessionEnded | SceneStarted | SceneEnded
+
+
+class Clocked(Protocol):
+    """A state that keeps the clock in fields of its own (the rulesets older than `Table`)."""
+
+    session: int
+    session_open: bool
+    scene: int
+    scene_open: bool
+
+
+def clock_of(state: Clocked) -> Table:
+    """`Ruleset.table` for a state that keeps the clock in fields of its own."""
+    return Table(
+        session=state.session,
+        session_open=state.session_open,
+        scene=state.scene,
+        scene_open=state.scene_open,
+    )
 
 
 def decide_table(table: Table, command: Command) -> list[Event]:

@@ -5,19 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from tablelog.projections.beer_run import text, views, visibility
-from tablelog.projections.contract import Auditor, RulesetViews
+from tablelog.projections.contract import RulesetViews, lazy
 from tablelog.rules.beer_run.state import BeerRunState
 
 
 def _show_lines(state: BeerRunState, view: dict[str, Any]) -> list[str]:
     return text.conflict_lines(view)
-
-
-def _auditor() -> Auditor[BeerRunState]:
-    # Imported when an audit runs: it brings the rules' checks, which `show` does not need.
-    from tablelog.projections.beer_run.audit import BeerRunAuditor
-
-    return BeerRunAuditor()
 
 
 VIEWS = RulesetViews[BeerRunState](
@@ -28,5 +21,6 @@ VIEWS = RulesetViews[BeerRunState](
     describe=text.describe,
     hidden_fields=visibility.hidden_fields,
     hides=visibility.hides,
-    auditor=_auditor,
+    # Imported when an audit runs: it brings the rules' checks, which `show` does not need.
+    auditor=lazy("tablelog.projections.beer_run.audit", "BeerRunAuditor"),
 )

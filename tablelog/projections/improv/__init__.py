@@ -4,20 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from tablelog.projections.contract import Auditor, Read, RulesetViews
+from tablelog.projections.contract import Read, RulesetViews, lazy
 from tablelog.projections.improv import text, views, visibility
 from tablelog.rules.improv.state import ImprovState
 
 
 def _show_lines(state: ImprovState, view: dict[str, Any]) -> list[str]:
     return text.conflict_text(state, state.conflicts[view["conflict"]], view)
-
-
-def _auditor() -> Auditor[ImprovState]:
-    # Imported when an audit runs: it brings the rules' checks, which `show` does not need.
-    from tablelog.projections.improv.audit import ImprovAuditor
-
-    return ImprovAuditor()
 
 
 VIEWS = RulesetViews[ImprovState](
@@ -29,7 +22,8 @@ VIEWS = RulesetViews[ImprovState](
     describe=text.describe,
     hidden_fields=visibility.hidden_fields,
     hides=visibility.hides,
-    auditor=_auditor,
+    # Imported when an audit runs: it brings the rules' checks, which `show` does not need.
+    auditor=lazy("tablelog.projections.improv.audit", "ImprovAuditor"),
     reads=(
         Read(
             name="hand",

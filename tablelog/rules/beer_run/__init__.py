@@ -20,8 +20,8 @@ from tablelog.rules.beer_run.options import BeerRunOptions
 from tablelog.rules.beer_run.rolls import Shuffle
 from tablelog.rules.beer_run.state import BeerRunState
 from tablelog.rules.common import EndScene, EndSession, JoinPlayer, StartScene, StartSession
-from tablelog.rules.contract import Demo, Ruleset, commands_of
-from tablelog.rules.table import Table
+from tablelog.rules.contract import Ruleset, commands_of, lazy
+from tablelog.rules.table import clock_of
 
 BeerRunCommand = (
     JoinPlayer
@@ -117,21 +117,6 @@ def actor(state: BeerRunState, event: Event) -> str:
     return player if isinstance(player, str) else state.gm
 
 
-def table(state: BeerRunState) -> Table:
-    return Table(
-        session=state.session,
-        session_open=state.session_open,
-        scene=state.scene,
-        scene_open=state.scene_open,
-    )
-
-
-def _demo() -> Demo:
-    from tablelog.rules.beer_run.demo import demo
-
-    return demo()
-
-
 RULESET = Ruleset[BeerRunState](
     name="beer-run",
     options_type=BeerRunOptions,
@@ -141,9 +126,9 @@ RULESET = Ruleset[BeerRunState](
     decide=decide,
     actor=actor,
     authority=authority.AUTHORITY,
-    table=table,
+    table=clock_of,
     commands=commands_of(BeerRunCommand),
-    demo=_demo,
+    demo=lazy("tablelog.rules.beer_run.demo", "demo"),
 )
 
 __all__ = ["RULESET", "BeerRunCommand", "BeerRunEvent", "BeerRunState", "decide", "evolve"]

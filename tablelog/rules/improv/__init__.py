@@ -11,14 +11,14 @@ from typing import Any, assert_never
 
 from tablelog.events.base import Event
 from tablelog.rules.common import JoinPlayer
-from tablelog.rules.contract import Demo, Ruleset, commands_of
+from tablelog.rules.contract import Ruleset, commands_of, lazy
 from tablelog.rules.improv import authority, conflict, fate, finale, people, reveal
 from tablelog.rules.improv import commands as c
 from tablelog.rules.improv.decks import Shuffle
 from tablelog.rules.improv.evolve import ImprovEvent, evolve, initial
 from tablelog.rules.improv.options import ImprovOptions
 from tablelog.rules.improv.state import GM, ImprovState
-from tablelog.rules.table import Table
+from tablelog.rules.table import clock_of
 
 ImprovCommand = (
     JoinPlayer
@@ -101,21 +101,6 @@ def actor(state: ImprovState, event: Event) -> str:
     return state.gm
 
 
-def table(state: ImprovState) -> Table:
-    return Table(
-        session=state.session,
-        session_open=state.session_open,
-        scene=state.scene,
-        scene_open=state.scene_open,
-    )
-
-
-def _demo() -> Demo:
-    from tablelog.rules.improv.demo import demo
-
-    return demo()
-
-
 RULESET = Ruleset[ImprovState](
     name="improv",
     options_type=ImprovOptions,
@@ -125,10 +110,10 @@ RULESET = Ruleset[ImprovState](
     decide=decide,
     actor=actor,
     authority=authority.AUTHORITY,
-    table=table,
+    table=clock_of,
     commands=commands_of(ImprovCommand),
     version=2,  # 2: closed conflicts archived as records (ClosedConflict); the state counts seqs
-    demo=_demo,
+    demo=lazy("tablelog.rules.improv.demo", "demo"),
 )
 
 __all__ = ["RULESET", "ImprovCommand", "ImprovEvent", "ImprovState", "decide", "evolve"]
