@@ -11,11 +11,12 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[2] / "tablelog"
 
 # What each layer may import of the package, besides itself.
-BASE = {"errors", "rulesets"}
+BASE = {"errors", "rulesets", "packing"}
 ALLOWED: dict[str, set[str]] = {
     "errors": set(),
     "rulesets": set(),
     "progress": set(),
+    "packing": set(),
     "workers": set(),
     "__init__": set(),
     "__main__": {"cli"},
