@@ -146,6 +146,8 @@ RULESET = Ruleset(
     actor=_actor,
     authorize=_authorize,
     state_type=BeerRunState,
+    # 2: a goal remembers that it was won (Goal.won), so a side's goals are won once each.
+    version=2,
 )
 
 __all__ = ["RULESET", "BeerRunCommand", "BeerRunEvent", "BeerRunState", "decide", "evolve"]

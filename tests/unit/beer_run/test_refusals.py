@@ -471,11 +471,11 @@ ROWS = [
     pytest.param(
         RECORDED,
         ALICE_TO_ALLOCATE,
-        allocate("alice", "bob", Health=3),
-        "too-many-pips",
+        allocate("alice", "bob", Health=1),
+        "pips-total",
         RuleViolation,
-        ["bob's Health d2 takes at most 2 pips; 3 given"],
-        id="pips-beyond-die",
+        ["allocation totals 1 pips but alice kept 2 successes"],
+        id="pips-short-of-kept",
     ),
     pytest.param(
         RECORDED,
