@@ -59,7 +59,7 @@ def _pips(texts: list[str]) -> dict[str, int]:
     pips: dict[str, int] = {}
     for text in texts:
         name, sep, count = text.partition("=")
-        if not sep or not name.strip() or not count.strip().isdigit():
+        if not sep or not name.strip() or not count.strip().isdecimal():
             raise InvalidInput(f"{text!r} is not ABILITY=PIPS (e.g. Health=2)", code="bad-pips")
         if name.strip() in pips:
             raise InvalidInput(f"ability {name.strip()} is given twice", code="ability-twice")
@@ -140,7 +140,9 @@ def ability(
     run(ctx, campaign, command, ruleset=BEER_RUN)
 
 
-@app.command("intensity")
+# A negative change (`-2`) is a value, not an option: unknown options are left to the
+# arguments, where anything but a whole number is refused as a usage error.
+@app.command("intensity", context_settings={"ignore_unknown_options": True})
 def intensity(
     ctx: typer.Context,
     character_name: Character,
@@ -150,7 +152,8 @@ def intensity(
 ) -> None:
     """GM: adjust a character's Intensity (never below 0).
 
-    Example: `tablelog beer-run intensity alice 5 --reason "a night's sleep"`
+    Example: `tablelog beer-run intensity alice 5 --reason "a night's sleep"`, or
+    `tablelog beer-run intensity alice -2`
     """
     command = c.AdjustIntensity(character=character_name, delta=delta, reason=reason)
     run(ctx, campaign, command, ruleset=BEER_RUN)

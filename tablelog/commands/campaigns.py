@@ -50,6 +50,8 @@ def plan_campaign(
     rules = registry.get(ruleset)
     gm_key = player_name(gm)
     resolved = parse_options(rules.options_type, options or {}, ruleset=rules.name)
+    if rules.check_options is not None:
+        rules.check_options(resolved)
     return CampaignCreated(campaign=key, ruleset=rules.name, gm=gm_key, options=to_record(resolved))
 
 

@@ -277,6 +277,30 @@ def test_overkill_and_goals_won_by_the_side(tmp_path: Path) -> None:
     ]
 
 
+def test_negative_intensity_long_goals_and_repeated_categories(tmp_path: Path) -> None:
+    """Issue 14, item 10: the help's own `intensity alice -2`; the text limit of stakes applies
+    to goals; a category given twice is refused."""
+    line = refused(
+        run(tmp_path, "campaign", "create", "x", "-r", "beer-run", "-o", "categories=A,A")
+    )
+    assert line == (
+        "invalid-option: option categories names A twice (A and A); give each category once"
+    )
+    ok(run(tmp_path, "campaign", "create", "pub", "-r", "beer-run"))
+    ok(run(tmp_path, "beer-run", "character", "ann", "Alice", *ALICE))
+    ok(run(tmp_path, "beer-run", "character", "gm", "Bob", *BOB))
+    ok(run(tmp_path, "beer-run", "intensity", "alice", "-2"))
+    ok(run(tmp_path, "beer-run", "intensity", "alice", "-1", "--reason", "a bad night"))
+    adjusted = [e["payload"] for e in log_json(tmp_path) if e["type"] == "br.intensity_adjusted"]
+    assert [(p["delta"], p["reason"]) for p in adjusted] == [(-2, ""), (-1, "a bad night")]
+    ok(run(tmp_path, "beer-run", "open", "--side", "heroes=alice", "--side", "thugs=bob"))
+    before = log_json(tmp_path)
+    line = refused(run(tmp_path, "beer-run", "goal", "c1", "alice", "x" * 100_000))
+    assert line == "text-too-long: a goal may be at most 4000 characters; got 100000"
+    assert log_json(tmp_path) == before
+    ok(run(tmp_path, "beer-run", "goal", "c1", "alice", "x" * 4000))
+
+
 def test_managed_dice_roll_every_ready_pool_and_refusals(tmp_path: Path) -> None:
     # Default options: dice=managed (tablelog rolls).
     ok(run(tmp_path, "campaign", "create", "night", "-r", "beer-run"))

@@ -11,6 +11,7 @@ from tablelog.rules.beer_run import flow
 from tablelog.rules.beer_run.dice import capacity, reduce
 from tablelog.rules.beer_run.state import BeerRunState, Compared, Conflict, Goal, Round
 from tablelog.rules.names import player_name
+from tablelog.rules.text import optional_text
 
 
 def allocate(state: BeerRunState, cmd: c.Allocate, *, stored: bool = False) -> list[Event]:
@@ -241,5 +242,5 @@ def end_conflict(state: BeerRunState, cmd: c.EndConflict) -> list[Event]:
     if conflict.status != "open":
         raise RuleViolation(f"conflict {conflict.key} is over already", code="conflict-over")
     flow.expect_phase(state, conflict, "done", "goals", doing="end the conflict")
-    result = cmd.result.strip() or "ended by the GM"
+    result = optional_text(cmd.result, "the result") or "ended by the GM"
     return end_events(state, conflict, result, flow.sides_in(state, conflict))
