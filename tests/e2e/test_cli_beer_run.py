@@ -299,6 +299,9 @@ def test_negative_intensity_long_goals_and_repeated_categories(tmp_path: Path) -
     assert line == "text-too-long: a goal may be at most 4000 characters; got 100000"
     assert log_json(tmp_path) == before
     ok(run(tmp_path, "beer-run", "goal", "c1", "alice", "x" * 4000))
+    # A superscript two is a digit to str.isdigit, not to int(): it was an internal error.
+    line = refused(run(tmp_path, "beer-run", "allocate", "c1", "alice", "bob", "Health=\u00b2"))
+    assert line == "bad-pips: 'Health=\u00b2' is not ABILITY=PIPS (e.g. Health=2)"
 
 
 def test_managed_dice_roll_every_ready_pool_and_refusals(tmp_path: Path) -> None:
