@@ -11,7 +11,7 @@ from tablelog.rules.beer_run import flow
 from tablelog.rules.beer_run.dice import parse_die
 from tablelog.rules.beer_run.state import BeerRunState
 from tablelog.rules.common import EndScene, EndSession, JoinPlayer, StartScene, StartSession
-from tablelog.rules.names import player_name
+from tablelog.rules.names import new_player_name, player_name
 from tablelog.rules.text import optional_text
 
 MAX_ABILITIES = 40
@@ -20,7 +20,7 @@ DIFFICULTY_NAME = "difficulty"  # the other side of a comparison against a diffi
 
 
 def join(state: BeerRunState, cmd: JoinPlayer) -> list[Event]:
-    key = player_name(cmd.player)
+    key = new_player_name(cmd.player, gm=state.gm, players=state.players)
     if key in state.players:
         return []
     return [ev.PlayerJoined(player=key, display=cmd.player.strip())]
