@@ -216,7 +216,10 @@ def goal(
     ] = None,
     ability_name: Annotated[
         str | None,
-        typer.Option("--ability", help="The opponent's ability the goal would zero (cede)."),
+        typer.Option(
+            "--ability",
+            help="The opponent's ability a cede zeroes (any of its dice at 0 wins the goal).",
+        ),
     ] = None,
     ally: Annotated[
         str | None, typer.Option("--ally", help="A helping goal: the ally gaining a die.")
@@ -230,6 +233,7 @@ def goal(
     campaign: CampaignOption = None,
 ) -> None:
     """State a character's goal for the round (after a finished round, it starts the next).
+    It is won when any die of its target goes to 0 by the pips of anyone on its side.
 
     Example: `tablelog beer-run goal c1 alice "Bob backs down" --against bob --ability
     Resolve`, or `tablelog beer-run goal c1 cara "Distract Bob" --ally alice --die d8`
@@ -337,7 +341,9 @@ def allocate(
     pips: Annotated[list[str], typer.Argument(help="ABILITY=PIPS, e.g. Health=2.")],
     campaign: CampaignOption = None,
 ) -> None:
-    """Spend kept successes as pips off the opponent's dice (the upper hand first).
+    """Spend every kept success as pips off the opponent's dice (the upper hand first): more
+    pips than a die has left put it to 0, the excess is lost. A die put to 0 wins every goal
+    of the allocating side aimed at its owner.
 
     Example: `tablelog beer-run allocate c1 bob alice Health=2`
     """
