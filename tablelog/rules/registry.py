@@ -52,6 +52,9 @@ class Ruleset:
     # the state's shape changes.
     state_type: type
     version: int = 1
+    # A new campaign's options, beyond their types: refuse (InvalidInput) what the ruleset
+    # could not play with. Not applied to a campaign already in a log.
+    check_options: Callable[[Any], None] | None = None
 
     @property
     def projection(self) -> str:

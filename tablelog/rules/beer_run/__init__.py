@@ -17,7 +17,7 @@ from tablelog.events.core import CampaignCreated
 from tablelog.rules.beer_run import authority, conflict, effects, flow, people, rolls
 from tablelog.rules.beer_run import commands as c
 from tablelog.rules.beer_run.evolve import BeerRunEvent, evolve, initial
-from tablelog.rules.beer_run.options import BeerRunOptions
+from tablelog.rules.beer_run.options import BeerRunOptions, check_new
 from tablelog.rules.beer_run.rolls import Shuffle
 from tablelog.rules.beer_run.state import BeerRunState
 from tablelog.rules.common import EndScene, EndSession, JoinPlayer, StartScene, StartSession
@@ -137,6 +137,10 @@ def _authorize(state: Any, command: Any, player: str, role: str) -> None:
     authority.authorize(state, command, player, role)
 
 
+def _check_options(options: Any) -> None:
+    check_new(options)
+
+
 RULESET = Ruleset(
     name="beer-run",
     options_type=BeerRunOptions,
@@ -146,6 +150,9 @@ RULESET = Ruleset(
     actor=_actor,
     authorize=_authorize,
     state_type=BeerRunState,
+    check_options=_check_options,
+    # 2: a goal remembers that it was won (Goal.won), so a side's goals are won once each.
+    version=2,
 )
 
 __all__ = ["RULESET", "BeerRunCommand", "BeerRunEvent", "BeerRunState", "decide", "evolve"]
