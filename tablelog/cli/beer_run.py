@@ -53,7 +53,7 @@ def _pips(texts: list[str]) -> dict[str, int]:
     pips: dict[str, int] = {}
     for text in texts:
         name, sep, count = text.partition("=")
-        if not sep or not name.strip() or not count.strip().isdigit():
+        if not sep or not name.strip() or not count.strip().isdecimal():
             raise InvalidInput(f"{text!r} is not ABILITY=PIPS (e.g. Health=2)", code="bad-pips")
         if name.strip() in pips:
             raise InvalidInput(f"ability {name.strip()} is given twice", code="ability-twice")
@@ -134,7 +134,9 @@ def ability(
     run(ctx, campaign, command, ruleset=BEER_RUN)
 
 
-@app.command("intensity")
+# A negative change (`-2`) is a value, not an option: unknown options are left to the
+# arguments, where anything but a whole number is refused as a usage error.
+@app.command("intensity", context_settings={"ignore_unknown_options": True})
 def intensity(
     ctx: typer.Context,
     character_name: Character,
@@ -144,7 +146,8 @@ def intensity(
 ) -> None:
     """GM: adjust a character's Intensity (never below 0).
 
-    Example: `tablelog beer-run intensity alice 5 --reason "a night's sleep"`
+    Example: `tablelog beer-run intensity alice 5 --reason "a night's sleep"`, or
+    `tablelog beer-run intensity alice -2`
     """
     command = c.AdjustIntensity(character=character_name, delta=delta, reason=reason)
     run(ctx, campaign, command, ruleset=BEER_RUN)
@@ -205,7 +208,10 @@ def goal(
     ] = None,
     ability_name: Annotated[
         str | None,
-        typer.Option("--ability", help="The opponent's ability the goal would zero (cede)."),
+        typer.Option(
+            "--ability",
+            help="The opponent's ability a cede zeroes (any of its dice at 0 wins the goal).",
+        ),
     ] = None,
     ally: Annotated[
         str | None, typer.Option("--ally", help="A helping goal: the ally gaining a die.")
@@ -219,6 +225,7 @@ def goal(
     campaign: CampaignOption = None,
 ) -> None:
     """State a character's goal for the round (after a finished round, it starts the next).
+    It is won when any die of its target goes to 0 by the pips of anyone on its side.
 
     Example: `tablelog beer-run goal c1 alice "Bob backs down" --against bob --ability
     Resolve`, or `tablelog beer-run goal c1 cara "Distract Bob" --ally alice --die d8`
@@ -326,7 +333,9 @@ def allocate(
     pips: Annotated[list[str], typer.Argument(help="ABILITY=PIPS, e.g. Health=2.")],
     campaign: CampaignOption = None,
 ) -> None:
-    """Spend kept successes as pips off the opponent's dice (the upper hand first).
+    """Spend every kept success as pips off the opponent's dice (the upper hand first): more
+    pips than a die has left put it to 0, the excess is lost. A die put to 0 wins every goal
+    of the allocating side aimed at its owner.
 
     Example: `tablelog beer-run allocate c1 bob alice Health=2`
     """

@@ -17,7 +17,7 @@ from tablelog.commands import state
 from tablelog.errors import Forbidden, InvalidInput, NotFound, Unauthenticated
 from tablelog.events.envelope import Envelope, Pending
 from tablelog.rules.common import JoinPlayer
-from tablelog.rules.names import player_name
+from tablelog.rules.names import new_player_name, player_name
 from tablelog.rules.registry import no_shuffle
 from tablelog.storage import CampaignHead, EventStore
 from tablelog.storage.access import find_token, revoke_tokens
@@ -42,8 +42,10 @@ class Caller(msgspec.Struct, frozen=True, kw_only=True):
         """Whose eyes reads are filtered for: the GM's seat, a player, or nobody's cards."""
         if self.role == "gm":
             return "gm"
-        if self.role == "observer":
-            return f"observer:{self.player}"  # matches no owner: public information only
+        # An observer, or a player token named like the GM's seat (issued before such names
+        # were refused), matches no owner: public information only.
+        if self.role == "observer" or self.player == "gm":
+            return f"observer:{self.player}"
         return self.player
 
 
@@ -119,6 +121,8 @@ def invite(
                     f"the GM of campaign {campaign} is {gm_name}; --role gm is only for them",
                     code="bad-role",
                 )
+            if role == "observer":  # not a player, but never under a name of the rules
+                new_player_name(player, gm=gm_name, players={})
             if role == "player":
                 # An observer is not a player of the game: no event, only a token.
                 events = folded.ruleset.decide(folded.state, JoinPlayer(player=player), no_shuffle)

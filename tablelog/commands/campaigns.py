@@ -11,7 +11,7 @@ from tablelog.commands.access import new_token
 from tablelog.events.core import CampaignCreated
 from tablelog.events.envelope import Envelope, Pending
 from tablelog.rules import registry
-from tablelog.rules.names import campaign_name, player_name
+from tablelog.rules.names import campaign_name, gm_name
 from tablelog.rules.options import parse_options, to_record
 from tablelog.storage import EventStore
 
@@ -48,8 +48,10 @@ def plan_campaign(
     """
     key = campaign_name(name)
     rules = registry.get(ruleset)
-    gm_key = player_name(gm)
+    gm_key = gm_name(gm)
     resolved = parse_options(rules.options_type, options or {}, ruleset=rules.name)
+    if rules.check_options is not None:
+        rules.check_options(resolved)
     return CampaignCreated(campaign=key, ruleset=rules.name, gm=gm_key, options=to_record(resolved))
 
 

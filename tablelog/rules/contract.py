@@ -125,6 +125,10 @@ class Ruleset(Generic[S]):
     **Authority.** `authority` says who may issue each command through the service; its
     `authorize` runs inside the append, on the state the command is decided on.
 
+    **Options, again.** `check_options(options)` (optional) refuses (InvalidInput) a new
+    campaign's options the ruleset could not play with, beyond what their types say. It is
+    never applied to a campaign already in a log.
+
     **Demo.** `demo()` (optional) gives a whole play for `tablelog demo --ruleset NAME`.
 
     The projections half, `RulesetViews`, says how the state and events are shown, hidden
@@ -143,6 +147,7 @@ class Ruleset(Generic[S]):
     commands: tuple[type[Command], ...]
     version: int = 1
     demo: Callable[[], Demo] | None = None
+    check_options: Callable[[Any], None] | None = None
 
     def __post_init__(self) -> None:
         missing = [t.__name__ for t in TABLE_COMMANDS if t not in self.commands]

@@ -118,18 +118,24 @@ def test_a_two_round_conflict_with_help_on_both_backends(tmp_path: Path, target:
     # Cara [5,5,3] + pad 1 against Bob [5,5,3] + her penalty 1: every pair ties (BR-6).
     ok(tl("beer-run", "roll", "c1", "cara", "5", "5", "3", "1"))
     ok(tl("beer-run", "roll", "c1", "bob", "5", "5", "3"))
-    # Three pips zero Resolve d3: Alice's goal "Bob backs down" is achieved.
+    # Three pips zero Resolve d3: Alice's goal "Bob backs down" is achieved, and so is Cara's,
+    # aimed at Bob too (a goal is won by its side, whoever placed the last pip).
     ok(tl("beer-run", "allocate", "c1", "alice", "bob", "Resolve=3"))
-    # Bob cedes: Cara gets her goal, and with one side left the conflict ends by itself.
+    # Bob cedes: nothing more to give, and with one side left the conflict ends by itself.
     ok(tl("beer-run", "cede", "c1", "bob"))
 
     # --- the table ----------------------------------------------------------------------------
     state = json.loads(ok(tl("state", "--json")))
     assert {"campaign", "ruleset", "seq", "session", "conflicts", "characters"} <= set(state)
     # 24 above; 25-29 the two allocations; 30-33 round 2 and goals; 34-37 pools and the
-    # penalty die used; 38-42 rolls and two comparisons; 43-45 pips, Resolve 0, goal
-    # achieved; 46-48 the cede, Cara's goal, the end. No refusal appended anything.
+    # penalty die used; 38-42 rolls and two comparisons; 43-46 pips, Resolve 0, Alice's and
+    # Cara's goals; 47-48 the cede and the end. No refusal appended anything.
     assert (state["campaign"], state["ruleset"], state["seq"]) == ("pub", "beer-run", 48)
+    won = [e for e in log_json(tmp_path, env={"TABLELOG_DB": target}) if "goal_ach" in e["type"]]
+    assert [(e["seq"], e["payload"]["actor"], e["payload"]["how"]) for e in won] == [
+        (45, "alice", "zeroed"),
+        (46, "cara", "zeroed"),
+    ]
     assert state["session"] == 0
     people = state["characters"]
     assert sizes(people["alice"]) == {"body": 8, "mind": 6, "kit": 4, "brawl": 10, "health": 5}
@@ -200,6 +206,102 @@ def test_a_two_round_conflict_with_help_on_both_backends(tmp_path: Path, target:
     assert report["ok"], report["discrepancies"]
     assert report["discrepancies"] == []
     assert not [fmt for fmt, post in posts.items() if "Warning" in post]
+
+
+def test_overkill_and_goals_won_by_the_side(tmp_path: Path) -> None:
+    """Issue 14, items 8 and 9: three kept successes on a Health d2 (the excess is lost), and
+    every goal of the side aimed at Bob won by Alice's pips, whichever die it named."""
+
+    def tl(*args: str) -> subprocess.CompletedProcess[str]:
+        return run(tmp_path, *args)
+
+    ok(tl("campaign", "create", "pub", "-r", "beer-run", "-o", "dice=recorded"))
+    hero = abilities("Body:Body:d8", "Mind:Mind:d8", "Kit:Kit:d8")
+    ok(tl("beer-run", "character", "ann", "Alice", *hero))
+    ok(tl("beer-run", "character", "cat", "Cara", *hero))
+    bob = abilities("Body:Body:d6", "Nerve:Mind:d4", "Kit:Kit:d6", "Health:Body:d2")
+    ok(tl("beer-run", "character", "gm", "Bob", *bob))
+    ok(tl("beer-run", "open", "--side", "heroes=alice,cara", "--side", "thugs=bob"))
+    ok(tl("beer-run", "goal", "c1", "alice", "Bob backs down", "--ability", "Nerve"))
+    ok(tl("beer-run", "goal", "c1", "cara", "Bob drops the bat", "--ability", "Kit"))
+    ok(tl("beer-run", "goal", "c1", "bob", "Alice is beaten", "--against", "alice"))
+    for who in ("alice", "cara"):
+        ok(tl("beer-run", "pool", "c1", who, "Body", "Mind", "Kit"))
+    ok(tl("beer-run", "pool", "c1", "bob", "Body", "Nerve", "Kit"))
+    # Alice [8,7,6] and Cara [8,7,6] each against Bob [1,1,1]: the upper hand, 3 kept each.
+    ok(tl("beer-run", "roll", "c1", "alice", "8", "7", "6"))
+    ok(tl("beer-run", "roll", "c1", "cara", "8", "7", "6"))
+    ok(tl("beer-run", "roll", "c1", "bob", "1", "1", "1"))
+    seq = json.loads(ok(tl("state", "--json")))["seq"]
+
+    line = refused(tl("beer-run", "allocate", "c1", "alice", "bob", "Health=2"))
+    assert line == "pips-total: allocation totals 2 pips but Alice kept 3 successes"
+    ok(tl("beer-run", "allocate", "c1", "alice", "bob", "Health=3"))  # d2 -> 0, one pip lost
+    ok(tl("beer-run", "allocate", "c1", "cara", "bob", "Nerve=3"))  # d4 -> d1
+    events = log_json(tmp_path)
+    assert [e["type"].removeprefix("br.") for e in events[seq:]] == [
+        "damage_allocated",
+        "ability_changed",  # Health 2 -> 0
+        "goal_achieved",  # Alice's goal names Nerve: won all the same
+        "goal_achieved",  # Cara's, won by Alice's pips
+        "character_died",
+        "damage_allocated",
+        "ability_changed",  # Nerve 4 -> 1: nothing more to win
+        "conflict_ended",
+    ]
+    state = json.loads(ok(tl("state", "--json")))
+    people = state["characters"]
+    assert sizes(people["bob"]) == {"body": 6, "nerve": 1, "kit": 6, "health": 0}
+    assert people["bob"]["dead"]
+    c1 = state["conflicts"]["c1"]
+    assert c1["achieved"] == [
+        {"actor": "alice", "target": "bob", "goal": "Bob backs down"},
+        {"actor": "cara", "target": "bob", "goal": "Bob drops the bat"},
+    ]
+    assert c1["status"] == "ended"
+    report = json.loads(ok(tl("audit", "--json")))
+    assert report["ok"]
+    assert report["discrepancies"] == []
+    notes = [
+        n["text"]
+        for section in report["conflicts"][0]["sections"]
+        for n in section["notes"]
+        if n["kind"] in ("allocation", "goal-achieved")
+    ]
+    assert notes[:3] == [
+        "Alice spends its kept successes as pips off Bob's dice (one face per pip): "
+        "3 on Health d2 -> 0",
+        'Alice achieves its goal "Bob backs down": a die of Bob is at 0',
+        'Cara achieves its goal "Bob drops the bat": a die of Bob is at 0 by Alice\'s pips '
+        "(a goal is won by its side)",
+    ]
+
+
+def test_negative_intensity_long_goals_and_repeated_categories(tmp_path: Path) -> None:
+    """Issue 14, item 10: the help's own `intensity alice -2`; the text limit of stakes applies
+    to goals; a category given twice is refused."""
+    line = refused(
+        run(tmp_path, "campaign", "create", "x", "-r", "beer-run", "-o", "categories=A,A")
+    )
+    assert line == (
+        "invalid-option: option categories names A twice (A and A); give each category once"
+    )
+    ok(run(tmp_path, "campaign", "create", "pub", "-r", "beer-run"))
+    ok(run(tmp_path, "beer-run", "character", "ann", "Alice", *ALICE))
+    ok(run(tmp_path, "beer-run", "character", "gm", "Bob", *BOB))
+    ok(run(tmp_path, "beer-run", "intensity", "alice", "-2"))
+    ok(run(tmp_path, "beer-run", "intensity", "alice", "-1", "--reason", "a bad night"))
+    adjusted = [e["payload"] for e in log_json(tmp_path) if e["type"] == "br.intensity_adjusted"]
+    assert [(p["delta"], p["reason"]) for p in adjusted] == [(-2, ""), (-1, "a bad night")]
+    ok(run(tmp_path, "beer-run", "open", "--side", "heroes=alice", "--side", "thugs=bob"))
+    before = log_json(tmp_path)
+    line = refused(run(tmp_path, "beer-run", "goal", "c1", "alice", "x" * 100_000))
+    assert line == "text-too-long: a goal may be at most 4000 characters; got 100000"
+    assert log_json(tmp_path) == before
+    ok(run(tmp_path, "beer-run", "goal", "c1", "alice", "x" * 4000))
+    # A superscript two is a digit to str.isdigit, not to int(): it was an internal error.
+    line = refused(run(tmp_path, "beer-run", "allocate", "c1", "alice", "bob", "Health=\u00b2"))
+    assert line == "bad-pips: 'Health=\u00b2' is not ABILITY=PIPS (e.g. Health=2)"
 
 
 def test_managed_dice_roll_every_ready_pool_and_refusals(tmp_path: Path) -> None:

@@ -147,11 +147,11 @@ class BeerRunAuditor:
                     against=event.against,
                 )
             case ev.GoalAchieved():
-                how = (
-                    f"{_name(state, event.target or '')} ceded"
-                    if event.how == "ceded"
-                    else f"a die of {_name(state, event.target or '')} is at 0"
-                )
+                target = _name(state, event.target or "")
+                how = f"{target} ceded" if event.how == "ceded" else f"a die of {target} is at 0"
+                spent = self.checker.allocation
+                if event.how == "zeroed" and spent is not None and spent.by != event.actor:
+                    how += f" by {_name(state, spent.by)}'s pips (a goal is won by its side)"
                 here.note(
                     f"Round {event.round}",
                     seq,

@@ -2,9 +2,13 @@
 
 A pool's price and dice, a comparison (order, padding, pairs, upper hand, raw and kept
 successes), the situation and penalty dice a helping or situational roll earns, an allocation
-(its total, its order, what each die can take), a die's new size, a goal reached and a death
-are each decided again by the same rules code, on the state just before the event, with the
-options the campaign was created with. Wording and the random salt are not compared.
+(its total and its order), a die's new size, a cede, each goal reached and a death are each
+decided again by the same rules code, on the state just before the event, with the options
+the campaign was created with. Wording and the random salt are not compared.
+
+Logs written by an earlier tablelog stay sound: an allocation that spent only what the
+opponent's dice could take (before overkill was allowed), and a zeroing that won only the
+allocating character's own goal (before a goal was won by its side), are accepted as stored.
 """
 
 from __future__ import annotations
@@ -25,11 +29,17 @@ from tablelog.rules.beer_run.state import DIFFICULTY, BeerRunState
 _NOT_COMPARED = frozenset({"salt", "result", "reason"})
 
 
+# What may follow an allocation or a cede among the events of the same command.
+_FOLLOWING = (ev.AbilityChanged, ev.GoalAchieved, ev.CharacterDied)
+
+
 class Checker:
-    """Walks the log with the audit; remembers the allocation whose dice changes follow it."""
+    """Walks the log with the audit; remembers the allocation whose dice changes follow it,
+    and the goals the allocation or cede just decided wins."""
 
     def __init__(self) -> None:
         self.allocation: ev.DamageAllocated | None = None
+        self.reached: dict[tuple[str, str | None, str], Event] = {}
 
     def check(self, state: BeerRunState, seq: int, event: Event) -> list[Discrepancy]:
         try:
@@ -43,6 +53,8 @@ class Checker:
         return _differences(seq, event, expected)
 
     def _expected(self, state: BeerRunState, event: Event) -> Event | None:
+        if not isinstance(event, _FOLLOWING):
+            self.reached = {}
         match event:
             case ev.PoolAssembled():
                 base = [d.name for d in event.dice if d.source == "ability" and not d.extra]
@@ -96,8 +108,21 @@ class Checker:
                         against=event.against,
                         pips={a.ability: a.pips for a in event.allocations},
                     ),
+                    stored=True,
                 )
+                self._remember(made)
                 return made[0]
+            case ev.Ceded():
+                made = effects.cede(state, c.Cede(conflict=event.conflict, actor=event.actor))
+                self._remember(made)
+                return made[0]
+            case ev.GoalAchieved():
+                # Each goal the rules win there, once. (A log written before a goal was won
+                # by its side records fewer of them: the audit does not ask for the others.)
+                expected = self.reached.pop((event.actor, event.target, event.goal), None)
+                if expected is None:
+                    raise ValueError(f"no goal of {event.actor} against {event.target} is won here")
+                return expected
             case ev.AbilityChanged() if event.cause == "damage":
                 return self._damage(state, event)
             case ev.CharacterDied():
@@ -108,11 +133,18 @@ class Checker:
                 return None
         return None
 
+    def _remember(self, made: list[Event]) -> None:
+        self.reached = {
+            (e.actor, e.target, e.goal): e for e in made if isinstance(e, ev.GoalAchieved)
+        }
+
     def _damage(self, state: BeerRunState, event: ev.AbilityChanged) -> Event:
         allocation = self.allocation
         if allocation is None or allocation.against != event.character_id:
             raise ValueError("no allocation puts pips on it")
-        pips = next(a.pips for a in allocation.allocations if a.ability == event.ability)
+        pips = next((a.pips for a in allocation.allocations if a.ability == event.ability), None)
+        if pips is None:
+            raise ValueError(f"the allocation puts no pips on {event.ability}")
         size = state.characters[event.character_id].abilities[event.ability].size
         return msgspec.structs.replace(event, from_=size, to=reduce(size, pips, state.options.pips))
 

@@ -16,7 +16,7 @@ from tablelog.events.base import Event
 from tablelog.rules.beer_run import authority, conflict, effects, flow, people, rolls
 from tablelog.rules.beer_run import commands as c
 from tablelog.rules.beer_run.evolve import BeerRunEvent, evolve, initial
-from tablelog.rules.beer_run.options import BeerRunOptions
+from tablelog.rules.beer_run.options import BeerRunOptions, check_new
 from tablelog.rules.beer_run.rolls import Shuffle
 from tablelog.rules.beer_run.state import BeerRunState
 from tablelog.rules.common import EndScene, EndSession, JoinPlayer, StartScene, StartSession
@@ -129,6 +129,9 @@ RULESET = Ruleset[BeerRunState](
     table=clock_of,
     commands=commands_of(BeerRunCommand),
     demo=lazy("tablelog.rules.beer_run.demo", "demo"),
+    check_options=check_new,
+    # 2: a goal remembers that it was won (Goal.won), so a side's goals are won once each.
+    version=2,
 )
 
 __all__ = ["RULESET", "BeerRunCommand", "BeerRunEvent", "BeerRunState", "decide", "evolve"]

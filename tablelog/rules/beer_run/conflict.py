@@ -10,6 +10,7 @@ from tablelog.rules.beer_run import flow
 from tablelog.rules.beer_run.dice import cost_sum, parse_die, round_cost
 from tablelog.rules.beer_run.state import BeerRunState, Character, Conflict, Round
 from tablelog.rules.names import player_name
+from tablelog.rules.text import text_of
 
 MAX_DICE = 100  # per pool: far beyond any Intensity, it keeps a typing error out
 
@@ -84,9 +85,9 @@ def declare_goal(state: BeerRunState, cmd: c.DeclareGoal) -> list[Event]:
             "the GM adjusts Intensity",
             code="intensity",
         )
-    text = cmd.text.strip()
-    if not text:
+    if not cmd.text.strip():
         raise InvalidInput("a goal needs words: what the character wants", code="empty-goal")
+    text = text_of(cmd.text, "a goal")
     own_side = conflict.side_of(actor.key)
     still = flow.active(state, conflict)
     if cmd.kind == "standard":

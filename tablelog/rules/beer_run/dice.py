@@ -94,6 +94,8 @@ def reduce(size: int, pips: int, mode: str) -> int:
     if mode == "faces":
         return max(size - pips, 0)
     for _ in range(pips):
+        if size == 0:  # overkill: the excess is lost
+            break
         size = next((rung for rung in LADDER if rung < size), 0)
     return size
 

@@ -9,11 +9,16 @@ from tablelog.events.base import Event
 from tablelog.rules.beer_run import commands as c
 from tablelog.rules.beer_run import flow
 from tablelog.rules.beer_run.dice import capacity, reduce
-from tablelog.rules.beer_run.state import BeerRunState, Conflict, Goal
+from tablelog.rules.beer_run.state import BeerRunState, Compared, Conflict, Goal, Round
 from tablelog.rules.names import player_name
+from tablelog.rules.text import optional_text
 
 
-def allocate(state: BeerRunState, cmd: c.Allocate) -> list[Event]:
+def allocate(state: BeerRunState, cmd: c.Allocate, *, stored: bool = False) -> list[Event]:
+    """Pips off the opponent's dice: exactly the kept successes (a die given more pips than it
+    has left goes to 0 and the excess is lost). `stored`: re-deciding an allocation already in
+    the log (the audit), where one written before overkill was allowed, spending only what
+    the opponent's dice could take, is sound too."""
     conflict = flow.open_conflict(state, cmd.conflict)
     rnd = flow.expect_phase(state, conflict, "effects", doing="allocate pips")
     by = flow.character(state, cmd.by)
@@ -35,12 +40,11 @@ def allocate(state: BeerRunState, cmd: c.Allocate) -> list[Event]:
     if first != by.key:
         upper = state.characters[first].display
         raise RuleViolation(f"{upper} (upper hand) allocates first", code="upper-hand-first")
-    required = flow.required_pips(state, compared, by.key)
     if not cmd.pips:
         raise InvalidInput("name the abilities and pips (ABILITY=PIPS)", code="no-pips")
     total = 0
     allocations: list[ev.Allocation] = []
-    changes: list[Event] = []
+    changes: list[ev.AbilityChanged] = []
     for name, pips in cmd.pips.items():
         key = player_name(name, "ability name")
         ability = against.abilities.get(key)
@@ -58,31 +62,25 @@ def allocate(state: BeerRunState, cmd: c.Allocate) -> list[Event]:
             raise RuleViolation(
                 f"{against.display}'s {ability.display} is already 0", code="already-zero"
             )
-        room = capacity(ability.size, state.options.pips)
-        if pips > room:
-            raise RuleViolation(
-                f"{against.display}'s {ability.display} d{ability.size} takes at most {room} "
-                f"pips; {pips} given",
-                code="too-many-pips",
-            )
         total += pips
         allocations.append(ev.Allocation(target=against.key, ability=key, pips=pips))
+    kept = compared.kept(by.key)
+    if total != kept and not (stored and _capped(state, compared, by.key, allocations, total)):
+        raise RuleViolation(
+            f"allocation totals {total} pips but {by.display} kept {kept} successes",
+            code="pips-total",
+        )
+    for allocation in allocations:
+        size = against.abilities[allocation.ability].size
         changes.append(
             ev.AbilityChanged(
                 character_id=against.key,
-                ability=key,
-                from_=ability.size,
-                to=reduce(ability.size, pips, state.options.pips),
+                ability=allocation.ability,
+                from_=size,
+                to=reduce(size, allocation.pips, state.options.pips),
                 cause="damage",
                 conflict=conflict.key,
             )
-        )
-    if total != required:
-        kept = compared.kept(by.key)
-        raise RuleViolation(
-            f"allocation totals {total} pips but {by.display} kept {kept} successes"
-            + (f" ({against.display}'s dice take only {required})" if required < kept else ""),
-            code="pips-total",
         )
     events: list[Event] = [
         ev.DamageAllocated(
@@ -94,33 +92,49 @@ def allocate(state: BeerRunState, cmd: c.Allocate) -> list[Event]:
         ),
         *changes,
     ]
-    zeroed = [
-        a
-        for a, change in zip(allocations, changes, strict=True)
-        if isinstance(change, ev.AbilityChanged) and change.to == 0
-    ]
-    goal = rnd.goals.get(by.key)
-    reached = {g for actor, _t, g in conflict.achieved if actor == by.key}
-    if (
-        zeroed
-        and goal is not None
-        and goal.kind == "standard"
-        and goal.target == against.key
-        and (goal.ability is None or any(a.ability == goal.ability for a in zeroed))
-        and goal.text not in reached
-    ):
-        events.append(
-            ev.GoalAchieved(
-                conflict=conflict.key,
-                round=rnd.number,
-                actor=by.key,
-                goal=goal.text,
-                target=against.key,
-            )
-        )
-    if any(a.ability == state.health for a in zeroed) and not against.dead:
+    zeroed = [change.ability for change in changes if change.to == 0]
+    if zeroed:
+        events.extend(won_by_side(conflict, rnd, by.key, against.key))
+    if state.health in zeroed and not against.dead:
         events.append(ev.CharacterDied(character_id=against.key, conflict=conflict.key))
     return events
+
+
+def _capped(
+    state: BeerRunState,
+    compared: Compared,
+    by: str,
+    allocations: list[ev.Allocation],
+    total: int,
+) -> bool:
+    """An allocation of the rule before overkill: fewer pips than kept successes, exactly
+    what the opponent's dice could take, none beyond a die."""
+    against = state.characters[compared.opponent(by)]
+    return total == flow.capped_pips(state, compared, by) and all(
+        a.pips <= capacity(against.abilities[a.ability].size, state.options.pips)
+        for a in allocations
+    )
+
+
+def won_by_side(conflict: Conflict, rnd: Round, by: str, target: str) -> list[Event]:
+    """A goal is won by its side: when `by`'s pips put any die of `target` to 0, every
+    standard goal of this round aimed at `target` by a member of `by`'s side is won (once),
+    whichever die the goal named and whichever ally placed the last pip."""
+    side = conflict.side_of(by)
+    return [
+        ev.GoalAchieved(
+            conflict=conflict.key,
+            round=rnd.number,
+            actor=goal.actor,
+            goal=goal.text,
+            target=target,
+        )
+        for goal in rnd.goals.values()
+        if goal.kind == "standard"
+        and goal.target == target
+        and not goal.won
+        and conflict.side_of(goal.actor) == side
+    ]
 
 
 def settle(state: BeerRunState, conflict: Conflict) -> list[Event]:
@@ -183,7 +197,7 @@ def cede(state: BeerRunState, cmd: c.Cede) -> list[Event]:
             or (goal.actor == actor.key)
         ):
             continue
-        if any(a == goal.actor and g == goal.text for a, _t, g in conflict.achieved):
+        if goal.won:
             continue
         events.append(
             ev.GoalAchieved(
@@ -228,5 +242,5 @@ def end_conflict(state: BeerRunState, cmd: c.EndConflict) -> list[Event]:
     if conflict.status != "open":
         raise RuleViolation(f"conflict {conflict.key} is over already", code="conflict-over")
     flow.expect_phase(state, conflict, "done", "goals", doing="end the conflict")
-    result = cmd.result.strip() or "ended by the GM"
+    result = optional_text(cmd.result, "the result") or "ended by the GM"
     return end_events(state, conflict, result, flow.sides_in(state, conflict))

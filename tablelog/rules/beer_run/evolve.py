@@ -175,6 +175,12 @@ def evolve(state: BeerRunState, event: BeerRunEvent) -> BeerRunState:
         case ev.GoalAchieved():
             conflict = state.conflicts[event.conflict]
             conflict.achieved.append((event.actor, event.target, event.goal))
+            # This round's goal, or (a cede as the next round begins) the last round's.
+            for rnd in reversed(conflict.rounds[-2:]):
+                goal = rnd.goals.get(event.actor)
+                if goal is not None and (goal.text, goal.target) == (event.goal, event.target):
+                    goal.won = True
+                    break
         case ev.CharacterDied():
             state.characters[event.character_id].dead = True
         case ev.Ceded():

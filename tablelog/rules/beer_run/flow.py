@@ -114,8 +114,17 @@ def comparison(rnd: Round, a: str, b: str) -> Compared | None:
 
 
 def required_pips(state: BeerRunState, compared: Compared, who: str) -> int:
-    """The pips `who` must allocate: its kept successes, as far as the opponent's dice can
-    take them (an opponent with every ability at zero takes none)."""
+    """The pips `who` must allocate: all its kept successes (more pips than a die has left put
+    it to 0, the excess is lost), or none when every die of the opponent is at 0 already."""
+    opponent = state.characters[compared.opponent(who)]
+    if not any(a.size for a in opponent.abilities.values()):
+        return 0
+    return compared.kept(who)
+
+
+def capped_pips(state: BeerRunState, compared: Compared, who: str) -> int:
+    """What `required_pips` was before overkill was allowed: the kept successes, as far as
+    the opponent's dice could take them. Allocations stored then are still sound."""
     opponent = state.characters[compared.opponent(who)]
     room = sum(capacity(a.size, state.options.pips) for a in opponent.abilities.values())
     return min(compared.kept(who), room)

@@ -11,6 +11,9 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from tablelog.errors import InvalidInput, TablelogError
+from tablelog.rules.names import player_name
+
 Count = Annotated[int, msgspec.Meta(ge=0, le=1000)]
 Categories = Annotated[
     str,
@@ -57,3 +60,29 @@ class BeerRunOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     damage: Literal["persists", "conflict"] = "persists"
     # Dice are rolled by tablelog (`managed`) or recorded from the table (`recorded`).
     dice: Literal["managed", "recorded"] = "managed"
+
+
+def check_new(options: BeerRunOptions) -> None:
+    """What a new campaign's options must also be (a campaign already in a log keeps its own):
+    each category a name the rules can match, given once; the health ability a name too."""
+    seen: dict[str, str] = {}
+    for given in options.categories.split(","):
+        name = given.strip()
+        key = _key(name, "categories", "category")
+        if key in seen:
+            raise InvalidInput(
+                f"option categories names {name} twice ({seen[key]} and {name}); give each "
+                "category once",
+                code="invalid-option",
+            )
+        seen[key] = name
+    _key(options.health, "health", "the health ability")
+
+
+def _key(text: str, option: str, what: str) -> str:
+    try:
+        return player_name(text, what)
+    except TablelogError as exc:
+        raise InvalidInput(
+            f"option {option} of beer-run: {exc.message}", code="invalid-option"
+        ) from None

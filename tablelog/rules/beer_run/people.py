@@ -11,7 +11,8 @@ from tablelog.rules.beer_run import flow
 from tablelog.rules.beer_run.dice import parse_die
 from tablelog.rules.beer_run.state import BeerRunState
 from tablelog.rules.common import EndScene, EndSession, JoinPlayer, StartScene, StartSession
-from tablelog.rules.names import player_name
+from tablelog.rules.names import new_player_name, player_name
+from tablelog.rules.text import optional_text
 
 MAX_ABILITIES = 40
 GM = "gm"
@@ -19,7 +20,7 @@ DIFFICULTY_NAME = "difficulty"  # the other side of a comparison against a diffi
 
 
 def join(state: BeerRunState, cmd: JoinPlayer) -> list[Event]:
-    key = player_name(cmd.player)
+    key = new_player_name(cmd.player, gm=state.gm, players=state.players)
     if key in state.players:
         return []
     return [ev.PlayerJoined(player=key, display=cmd.player.strip())]
@@ -145,9 +146,8 @@ def adjust_intensity(state: BeerRunState, cmd: c.AdjustIntensity) -> list[Event]
             f"{cmd.delta} requested",
             code="intensity-below-zero",
         )
-    return [
-        ev.IntensityAdjusted(character_id=character.key, delta=cmd.delta, reason=cmd.reason.strip())
-    ]
+    reason = optional_text(cmd.reason, "the reason")
+    return [ev.IntensityAdjusted(character_id=character.key, delta=cmd.delta, reason=reason)]
 
 
 def award_outcome(state: BeerRunState, cmd: c.AwardOutcomeDie) -> list[Event]:
@@ -190,7 +190,8 @@ def end_session(state: BeerRunState, cmd: EndSession) -> list[Event]:
 def start_scene(state: BeerRunState, cmd: StartScene) -> list[Event]:
     if state.scene_open:
         raise RuleViolation(f"scene {state.scene} is still running", code="scene-open")
-    return [ev.SceneStarted(scene=state.scene + 1, title=cmd.title)]
+    title = optional_text(cmd.title, "the scene title") or None
+    return [ev.SceneStarted(scene=state.scene + 1, title=title)]
 
 
 def end_scene(state: BeerRunState, cmd: EndScene) -> list[Event]:

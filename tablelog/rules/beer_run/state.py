@@ -54,6 +54,7 @@ class Goal:
     ability: str | None
     target_die: int | None
     beneficiary: str | None
+    won: bool = False  # a GoalAchieved names it (won by its side, or the target ceded)
 
 
 @dataclass

@@ -30,6 +30,7 @@ from tablelog.rules.improv.commands import (
 )
 from tablelog.rules.improv.decks import DeckWork, Shuffle
 from tablelog.rules.improv.state import GM, ImprovState
+from tablelog.rules.names import new_player_name
 
 
 def create_character(state: ImprovState, cmd: CreateCharacter, shuffle: Shuffle) -> list[Event]:
@@ -45,6 +46,7 @@ def create_character(state: ImprovState, cmd: CreateCharacter, shuffle: Shuffle)
         )
     if character in state.characters:
         raise AlreadyExists(f"a character named {cmd.character!r} already exists")
+    new_player_name(cmd.player, gm=state.gm, players=_names(state))
     existing = state.character_of(player)
     if existing is not None:
         raise RuleViolation(
@@ -76,11 +78,16 @@ def create_character(state: ImprovState, cmd: CreateCharacter, shuffle: Shuffle)
     return events
 
 
+def _names(state: ImprovState) -> dict[str, str]:
+    return {key: p.display for key, p in state.players.items()}
+
+
 def join(state: ImprovState, cmd: JoinPlayer) -> list[Event]:
     """A player invited to the service joins (no event when already a player)."""
     player = lookup.key(cmd.player, "player name")
     if player in (GM, state.gm):
         raise RuleViolation("the GM is already part of the campaign", code="gm-player")
+    new_player_name(cmd.player, gm=state.gm, players=_names(state))
     if player in state.players:
         return []
     return [PlayerJoined(player=player, display=cmd.player.strip())]

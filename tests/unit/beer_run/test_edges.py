@@ -198,23 +198,6 @@ def test_a_cede_as_a_round_begins_voids_the_goals_with_it(new: Tables) -> None:
     assert only(events, ev.ConflictEnded).remaining == ["crew"]
 
 
-def test_a_goal_naming_a_die_is_reached_only_by_zeroing_that_die(new: Tables) -> None:
-    table = new(RECORDED).given(
-        character("Alice", "Body:Body:d10"),
-        character("Dan", "Body:Body:d2", "Nerve:Mind:d4", player="gm"),
-        c.OpenConflict(conflict="c1", sides={"a": ["Alice"], "d": ["Dan"]}),
-        goal("Alice", "Dan", ability="Nerve"),
-        goal("Dan", "Alice"),
-        pool("Alice", "Body"),
-        pool("Dan", "Body", "Nerve"),
-        roll("Alice", 9),
-        roll("Dan", 1, 1),  # 9>1, then d1 pad 1=1: Alice keeps 1
-    )
-    events = table.when(allocate("Alice", "Dan", Body=1))
-    assert only(events, ev.AbilityChanged).to == 1
-    assert all_of(events, ev.GoalAchieved) == []  # Body is not the Nerve her goal names
-
-
 def test_health_set_to_zero_by_the_gm_is_death(new: Tables) -> None:
     table = new(RECORDED).given(character("Alice", "Body:Body:d6", "Health:Body:d6"))
     events = table.when(c.SetAbility(character="Alice", ability="Health", size="d0"))

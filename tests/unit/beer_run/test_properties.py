@@ -13,8 +13,12 @@ commands mixed in. Properties checked on the stored log:
     (the first decisive pair) and counts follow; kept <= raw; the upper hand keeps all, the
     other side ceil(raw / 2);
 (d) every PoolAssembled costs 1 + n(n+1)/2 for its n paid extras;
-(e) every damage AbilityChanged is the die less its allocated pips (faces or steps);
-(f) a refused command leaves the log as it was.
+(e) every allocation spends the kept successes, and every damage AbilityChanged is the die
+    less its allocated pips (faces or steps; more pips than a die has left put it to 0);
+(f) a goal is won by its side: after each allocation that puts a die of its target to 0, the
+    goals won are exactly this round's standard goals aimed at that target by members of the
+    allocating side, each once in a round;
+(g) a refused command leaves the log as it was.
 """
 
 from __future__ import annotations
@@ -286,8 +290,13 @@ class Run:
             pips: dict[str, int] = {}
             left = need
             while left:
-                name = self.rng.choice([n for n, r in dice.items() if r > pips.get(n, 0)])
-                take = self.rng.randint(1, min(left, dice[name] - pips.get(name, 0)))
+                fits = [n for n, r in dice.items() if r > pips.get(n, 0)]
+                if fits and self.rng.random() < 0.8:
+                    name = self.rng.choice(fits)
+                    take = self.rng.randint(1, min(left, dice[name] - pips.get(name, 0)))
+                else:  # overkill: more pips than the die has left
+                    name = self.rng.choice(list(dice))
+                    take = self.rng.randint(1, left)
                 pips[name] = pips.get(name, 0) + take
                 left -= take
             self.do(c.Allocate(conflict="c1", by=by, against=against, pips=pips))
@@ -369,8 +378,9 @@ def check_events(run: Run) -> None:
     options = run.options
     pools: dict[tuple[str, int, str], ev.PoolAssembled] = {}
     rolled: dict[tuple[str, int, str, bool], list[int]] = {}
+    kept: dict[tuple[str, int, str, str], int] = {}  # conflict, round, by, against
     sizes: dict[tuple[str, str], int] = {}
-    for event in events:
+    for i, event in enumerate(events):
         match event:
             case ev.CharacterCreated():
                 for a in event.abilities:
@@ -392,10 +402,17 @@ def check_events(run: Run) -> None:
                 assert all(1 <= f.value <= f.size for f in event.results), event
             case ev.RollsCompared():
                 check_comparison(event, pools, rolled)
+                for who in (event.a, event.b):
+                    other = event.b if who == event.a else event.a
+                    kept[event.conflict, event.round, who, other] = event.kept[who]
             case ev.DamageAllocated():
+                spent = sum(a.pips for a in event.allocations)
+                assert spent == kept[event.conflict, event.round, event.by, event.against], event
+                check_goals_won(events, i)  # (f)
                 for allocation in event.allocations:
                     now = sizes[allocation.target, allocation.ability]
-                    assert 1 <= allocation.pips <= room(now, options["pips"]), event
+                    assert now >= 1, event
+                    assert allocation.pips >= 1, event
                     change = next(
                         e
                         for e in events
@@ -411,6 +428,45 @@ def check_events(run: Run) -> None:
                     )  # (e)
             case _:
                 pass
+
+
+def check_goals_won(events: list[Any], at: int) -> None:
+    """(f) for the allocation `events[at]`, from the goals and sides declared before it."""
+    allocation: ev.DamageAllocated = events[at]
+    sides: dict[str, str] = {}
+    goals: dict[str, ev.GoalDeclared] = {}
+    won: set[str] = set()
+    for event in events[:at]:
+        if isinstance(event, ev.ConflictOpened) and event.conflict == allocation.conflict:
+            sides = {m: s.side_id for s in event.sides for m in s.members}
+        elif isinstance(event, ev.RoundStarted) and event.conflict == allocation.conflict:
+            goals, won = {}, set()
+        elif isinstance(event, ev.GoalDeclared) and event.conflict == allocation.conflict:
+            goals[event.actor] = event
+        elif isinstance(event, ev.GoalAchieved) and event.conflict == allocation.conflict:
+            won.add(event.actor)
+    following = []
+    for event in events[at + 1 :]:
+        if not isinstance(event, ev.AbilityChanged | ev.GoalAchieved | ev.CharacterDied):
+            break
+        following.append(event)
+    zeroed = any(isinstance(e, ev.AbilityChanged) and e.to == 0 for e in following)
+    expected = [
+        (g.actor, g.text)
+        for g in goals.values()
+        if zeroed
+        and g.kind == "standard"
+        and g.target == allocation.against
+        and sides[g.actor] == sides[allocation.by]
+        and g.actor not in won
+    ]
+    achieved = [(e.actor, e.goal) for e in following if isinstance(e, ev.GoalAchieved)]
+    assert achieved == expected, (allocation, following)
+    assert all(
+        (e.target, e.how, e.round) == (allocation.against, "zeroed", allocation.round)
+        for e in following
+        if isinstance(e, ev.GoalAchieved)
+    )
 
 
 def check_comparison(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from tablelog.commands.campaigns import plan_campaign
 from tablelog.errors import AlreadyExists, InvalidInput, NotFound, RuleViolation, TablelogError
 from tablelog.rules.beer_run import commands as c
 from tablelog.rules.common import Command
@@ -471,11 +472,11 @@ ROWS = [
     pytest.param(
         RECORDED,
         ALICE_TO_ALLOCATE,
-        allocate("alice", "bob", Health=3),
-        "too-many-pips",
+        allocate("alice", "bob", Health=1),
+        "pips-total",
         RuleViolation,
-        ["bob's Health d2 takes at most 2 pips; 3 given"],
-        id="pips-beyond-die",
+        ["allocation totals 1 pips but alice kept 2 successes"],
+        id="pips-short-of-kept",
     ),
     pytest.param(
         RECORDED,
@@ -496,6 +497,33 @@ ROWS = [
         id="loser-without-successes",
     ),
     # --- goals and conflicts ---------------------------------------------------------------
+    pytest.param(
+        RECORDED,
+        DUEL[:3],
+        goal("alice", "bob", text="x" * 100_000),
+        "text-too-long",
+        InvalidInput,
+        ["a goal may be at most 4000 characters; got 100000"],
+        id="goal-too-long",
+    ),
+    pytest.param(
+        RECORDED,
+        DUEL[:3],
+        goal("alice", "bob", text="run\x1b[2J"),
+        "bad-text",
+        InvalidInput,
+        ["a goal contains control characters"],
+        id="goal-control-characters",
+    ),
+    pytest.param(
+        RECORDED,
+        DUEL,
+        c.AdjustIntensity(character="alice", delta=-2, reason="y" * 4001),
+        "text-too-long",
+        InvalidInput,
+        ["the reason may be at most 4000 characters; got 4001"],
+        id="reason-too-long",
+    ),
     pytest.param(
         RECORDED,
         [
@@ -599,3 +627,43 @@ def test_refused(
     error = table.refuse(command, code, kind)
     for word in words:
         assert word in error.message, f"{word!r} not in {error.message!r}"
+
+
+def test_a_goal_of_4000_characters_is_taken_whole(new: Tables) -> None:
+    table = new(RECORDED).given(DUEL[:3])
+    text = "y" * 4000
+    assert table.when(goal("alice", "bob", text=f"  {text} "))[-1].text == text
+
+
+def test_the_end_of_a_conflict_takes_a_result_of_4000_characters_at_most(new: Tables) -> None:
+    table = new(RECORDED).given(DUEL[:3])
+    error = table.refuse(c.EndConflict(conflict="c1", result="z" * 4001), "text-too-long")
+    assert error.message == "the result may be at most 4000 characters; got 4001"
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (
+            {"categories": "A,A"},
+            "option categories names A twice (A and A); give each category once",
+        ),
+        (
+            {"categories": "Body, Mind ,body"},
+            "option categories names body twice (Body and body); give each category once",
+        ),
+        (
+            {"categories": "Body Parts,Mind"},
+            "option categories of beer-run: category 'Body Parts' is not allowed",
+        ),
+        ({"health": "Hit Points"}, "option health of beer-run: the health ability 'Hit Points'"),
+    ],
+)
+def test_options_a_campaign_could_not_play_with_are_refused(
+    options: dict[str, str], message: str
+) -> None:
+    # plan_campaign checks what `campaign create` (CLI and service) would write.
+    with pytest.raises(InvalidInput) as caught:
+        plan_campaign("t", ruleset="beer-run", options=options)
+    assert caught.value.code == "invalid-option"
+    assert caught.value.message.startswith(message), caught.value.message
