@@ -7,7 +7,7 @@ import re
 from tablelog.errors import AlreadyExists, InvalidInput, RuleViolation
 from tablelog.events.base import Event
 from tablelog.events.improv import BonusPlaced, CardPlayed, ConflictOpened, StakeSet
-from tablelog.rules.improv import lookup
+from tablelog.rules.improv import lookup, opposition
 from tablelog.rules.improv.cards import parse_card
 from tablelog.rules.improv.commands import OpenConflict, PlaceBonus, PlayCard, SetStake
 from tablelog.rules.improv.decks import DeckWork, Shuffle
@@ -157,7 +157,7 @@ def _close_stakes(state: ImprovState, conflict: Conflict) -> None:
             code="gm-stake-limit",
         )
     for side in protagonists:
-        if conflict.opponent_of(side.key) is None:
+        if opposition.opponent_of(conflict, side.key) is None:
             raise RuleViolation(
                 f"{side.display} opposes no side; set its stake with --opposes",
                 code="no-opponent",

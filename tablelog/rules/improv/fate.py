@@ -12,7 +12,7 @@ from typing import Literal
 from tablelog.errors import InvalidInput, RuleViolation
 from tablelog.events.base import Event
 from tablelog.events.improv import FateCardDrawn, FateChosen, FateResolved
-from tablelog.rules.improv import lookup
+from tablelog.rules.improv import lookup, opposition
 from tablelog.rules.improv.cards import Outcome, compare, parse_card, value
 from tablelog.rules.improv.commands import Fate
 from tablelog.rules.improv.decks import DeckWork, Shuffle
@@ -79,7 +79,7 @@ def resolve(
     """FateResolved for every pending pair its draws now decide, with the cards it settles."""
     events: list[Event] = []
     settled = set(rnd.settled)
-    winners = list(rnd.winners)
+    beats: list[tuple[str, str]] = list(rnd.beats)
     pending = [list(p) for p in rnd.fate.pending]
     cards = {s: p.card for s, p in rnd.plays.items()}
     for a, b in list(pending):
@@ -90,9 +90,8 @@ def resolve(
         outcome, attempt = decided
         winner, loser = (a, b) if outcome is Outcome.FIRST else (b, a)
         pending.remove([a, b])
-        if winner not in winners:
-            winners.append(winner)
-        victory, discarded = settle(conflict, cards, pending, winners, settled)
+        beats.append((winner, loser))
+        victory, discarded = settle(conflict, cards, pending, opposition.winners(beats), settled)
         settled |= set(victory) | set(discarded)
         used = list(zip(da, db, strict=False))[: attempt + 1]
         events.append(

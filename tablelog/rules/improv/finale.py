@@ -5,7 +5,7 @@ from __future__ import annotations
 from tablelog.errors import InvalidInput, RuleViolation
 from tablelog.events.base import Event
 from tablelog.events.improv import ConflictClosed, FinalPair, Narrated, TokenMove, VictoryCardGiven
-from tablelog.rules.improv import lookup
+from tablelog.rules.improv import lookup, opposition
 from tablelog.rules.improv.cards import card_key, parse_card, pretty
 from tablelog.rules.improv.commands import Close, Give, Narrate
 from tablelog.rules.improv.decks import DeckWork, Shuffle
@@ -62,6 +62,16 @@ def give(state: ImprovState, cmd: Give, shuffle: Shuffle) -> list[Event]:
     if cmd.card is None:
         raise InvalidInput("name the victory card to give, or --random", code="card-required")
     card = parse_card(cmd.card)
+    if not giver.victory:
+        why = (
+            "a destroyed side with none gives one card from its deck with --random"
+            if destroyed
+            else "a side keeps its card only when it beats a direct opponent"
+        )
+        raise RuleViolation(
+            f"{giver.display} holds no victory card ({why}); nothing to give",
+            code="no-victory-card",
+        )
     pile = [p for p in giver.victory if p.card == card]
     if not pile:
         held = ", ".join(p.card for p in giver.victory) or "none"
@@ -125,7 +135,7 @@ def final_pairs(state: ImprovState, conflict: Conflict) -> list[FinalPair]:
     highest down (unmodified value, then suit); all equal: nobody beats anybody."""
     options = state.options
     pairs: list[FinalPair] = []
-    for a, b in conflict.opponent_pairs():
+    for a, b in opposition.direct_pairs(conflict):
         side_a, side_b = conflict.sides[a], conflict.sides[b]
         pile_a = sorted(
             (p.card for p in side_a.victory),

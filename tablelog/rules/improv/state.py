@@ -14,6 +14,7 @@ from typing import Literal
 
 import msgspec
 
+from tablelog.rules.improv import opposition
 from tablelog.rules.improv.options import ImprovOptions
 
 GM = "gm"
@@ -203,43 +204,13 @@ class Conflict(msgspec.Struct):
     def participating_players(self) -> set[str]:
         return {s.player for s in self.sides.values() if s.player is not None}
 
-    def opponent_pairs(self) -> list[tuple[str, str]]:
-        """Every pair of direct opponents, once: (protagonist, the side it opposes)."""
-        pairs: list[tuple[str, str]] = []
-        for side in self.protagonists():
-            if side.opposes is None:
-                continue
-            pair = (side.key, side.opposes)
-            if (pair[1], pair[0]) not in pairs:
-                pairs.append(pair)
-        return pairs
-
     def still_to_play(self, rnd: Round) -> list[Side]:
-        """Sides that must play in `rnd` before bonuses and the reveal (unopposed ones need not)."""
+        """Sides that must play in `rnd` before the reveal (unopposed ones need not)."""
         return [
             s
             for s in self.sides.values()
-            if s.status == "in" and s.key not in rnd.plays and not self.unopposed(s.key)
+            if s.status == "in" and s.key not in rnd.plays and not opposition.unopposed(self, s.key)
         ]
-
-    def unopposed(self, key: str) -> bool:
-        """No side still in the conflict opposes this one: its stake succeeds automatically."""
-        side = self.sides[key]
-        if side.gm:
-            return not any(p.opposes == key and p.status == "in" for p in self.protagonists())
-        if side.opposes is not None and self.sides[side.opposes].status == "in":
-            return False
-        return not any(p.opposes == key and p.status == "in" for p in self.protagonists())
-
-    def opponent_of(self, side: str) -> str | None:
-        """The side a protagonist opposes (or that opposes it, between protagonists)."""
-        own = self.sides[side]
-        if own.opposes is not None:
-            return own.opposes
-        for other in self.protagonists():
-            if other.opposes == side:
-                return other.key
-        return None
 
 
 class ClosedSide(msgspec.Struct, frozen=True, array_like=True, gc=False):

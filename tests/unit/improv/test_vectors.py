@@ -757,7 +757,7 @@ def test_a_token_against_another_protagonist_goes_out_of_play(new: Tables) -> No
 # --- Behaviour once found wrong, now pinned ------------------------------------------------
 
 
-def test_a_gm_stake_whose_only_opponent_was_eliminated_is_unopposed(new: Tables) -> None:
+def test_a_gm_stake_whose_only_opponent_was_eliminated_beats_nobody(new: Tables) -> None:
     table = new().given(
         RISO_FIGHT,
         tied_round("9H", "QH", kit_draw="2C", riso_draw="3C"),
@@ -768,8 +768,9 @@ def test_a_gm_stake_whose_only_opponent_was_eliminated_is_unopposed(new: Tables)
     result = revealed(table.when(c.Reveal(conflict="f")))
 
     assert "riso" in result.unopposed
-    assert "riso" in result.winners
-    assert "riso" not in result.discarded
+    assert result.winners == []  # it was once listed a winner and kept its card (issue 14)
+    assert result.discarded == {"riso": "5H"}
+    assert table.piles("f")["riso"] == ["QH"]
 
 
 def test_an_award_before_the_first_card_begins_no_round(new: Tables) -> None:
