@@ -140,6 +140,9 @@ def bonus(
 ) -> None:
     """Put story-tokens or a talent-marker on a face-down card (+3 each).
 
+    Any card already in play takes bonuses until the reveal, before every side has played
+    (a bluff, as the rulebook's GM lays a card and a token before the player plays).
+
     Example: `tablelog improv bonus c1 --on riso --by gm --token --count 2`
     """
     if token == (talent is not None):

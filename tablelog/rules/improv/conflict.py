@@ -244,15 +244,15 @@ def place_bonus(state: ImprovState, cmd: PlaceBonus) -> list[Event]:
             "none waiting",
             code="bonus-timing",
         )
-    missing = [s.display for s in conflict.still_to_play(rnd)]
-    if missing:
-        raise RuleViolation(
-            f"bonuses come after every card is down; still to play: {', '.join(missing)}",
-            code="bonus-timing",
-        )
+    # A bonus goes on any card already in play, face down, before the reveal: it need not
+    # wait for every card (the seed's GM lays a card and a token before Susan plays: a bluff).
     on = lookup.side(conflict, cmd.on)
     if on.key not in rnd.plays:
-        raise RuleViolation(f"{on.display} has no card in this round", code="no-card")
+        raise RuleViolation(
+            f"{on.display} has no card down in round {rnd.number} yet; a bonus goes on a card "
+            "already in play",
+            code="no-card",
+        )
     if (cmd.tokens > 0) == (cmd.talent is not None):
         raise InvalidInput("place either story-tokens or one talent-marker", code="bonus-kind")
     by = lookup.key(cmd.by, "--by name") if cmd.by is not None else on.key if not on.gm else GM

@@ -329,11 +329,11 @@ ROWS = [
     pytest.param(
         {},
         [*SIMPLE, c.PlayCard(conflict="c1", side="Kit", card="9H")],
-        c.PlaceBonus(conflict="c1", on="Kit", talent="Brawler"),
-        "bonus-timing",
+        c.PlaceBonus(conflict="c1", on="Guard", by="gm", tokens=1),
+        "no-card",
         RuleViolation,
-        ["still to play: Guard"],
-        id="bonus-before-every-card",
+        ["Guard has no card down in round 1", "already in play"],
+        id="bonus-on-a-card-not-yet-down",
     ),
     pytest.param(
         {},

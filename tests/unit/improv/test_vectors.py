@@ -144,6 +144,26 @@ def test_records_theft_diana_j_and_talent_beats_gm_5_and_token(new: Tables) -> N
     assert (talents["used"], talents["by_talent"]) == (1, {"marksman": 1})
 
 
+def test_records_theft_the_gm_bluffs_with_a_token_before_diana_plays(new: Tables) -> None:
+    # The seed's order: the GM lays a card and a story-token, then Susan plays Diana's card
+    # and a talent-marker. A bonus need not wait for every card.
+    table = new().given(
+        SESSION,
+        simple("Clerk", ("Diana", "Clerk")),
+        c.PlayCard(conflict="c1", side="Clerk", card="5H"),
+    )
+    token = only(table.when(c.PlaceBonus(conflict="c1", on="Clerk", tokens=1)), BonusPlaced)
+    table.given(c.PlayCard(conflict="c1", side="Diana", card="JS"))
+    table.given(c.PlaceBonus(conflict="c1", on="Diana", talent="Marksman"))
+
+    result = revealed(table.when(c.Reveal(conflict="c1")))
+
+    assert (token.on, token.by, token.count) == ("clerk", "gm", 1)
+    assert result.totals == {"clerk": 8, "diana": 14}
+    assert result.beats == [["diana", "clerk"]]
+    assert table.audit().discrepancies == []
+
+
 def test_records_theft_the_gm_limit_is_2(new: Tables) -> None:
     table = new().given(RECORDS)
     state = table.state
