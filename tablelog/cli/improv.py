@@ -38,7 +38,13 @@ def character(
     player: Annotated[str, typer.Argument(help="The player (created if new).")],
     name: Annotated[str, typer.Argument(help="The protagonist's name.")],
     talent: Annotated[
-        list[str] | None, typer.Option("--talent", "-t", help="A talent; repeatable.")
+        list[str] | None,
+        typer.Option(
+            "--talent",
+            "-t",
+            help="A talent as the book writes it (1-40 characters, spaces inside allowed, "
+            'any case: "clever investigator"); repeatable.',
+        ),
     ] = None,
     campaign: CampaignOption = None,
 ) -> None:

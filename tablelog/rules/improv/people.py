@@ -53,10 +53,10 @@ def create_character(state: ImprovState, cmd: CreateCharacter, shuffle: Shuffle)
         )
     talents: dict[str, str] = {}
     for talent in cmd.talents:
-        talent_key = lookup.key(talent, "talent name")
+        talent_key = lookup.talent_key(talent)
         if talent_key in talents:
             raise InvalidInput(f"talent {talent!r} is listed twice", code="duplicate-talent")
-        talents[talent_key] = talent.strip()
+        talents[talent_key] = talent
     events: list[Event] = []
     if player not in state.players:
         events.append(PlayerJoined(player=player, display=cmd.player.strip()))
