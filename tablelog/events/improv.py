@@ -280,4 +280,9 @@ class ConflictClosed(Event, frozen=True, tag="improv.conflict_closed"):
     beats: list[list[str]]
     final: list[FinalPair] = []
     token_moves: list[TokenMove] = []
-    abandoned: bool = False  # closed before any card was played: no outcome
+    # No outcome: closed before any card was played, or abandoned by the GM (`improv abandon`,
+    # which records its `reason`): nobody wins, played and victory cards are discarded.
+    abandoned: bool = False
+    reason: str | None = None  # the GM's reason for abandoning
+    cards: dict[str, str] = {}  # abandoned: the face-down cards it turned up (side -> card)
+    discarded: dict[str, list[str]] = {}  # abandoned: every card it discarded, per side

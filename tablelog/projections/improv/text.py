@@ -7,6 +7,7 @@ from typing import Any
 from tablelog.events import improv as ev
 from tablelog.events.base import Event
 from tablelog.events.core import CampaignCreated
+from tablelog.projections.improv import narration
 from tablelog.rules.improv.cards import pretty
 from tablelog.rules.improv.state import Conflict, ImprovState
 
@@ -124,6 +125,7 @@ def conflict_text(state: ImprovState, conflict: Conflict, view: dict[str, Any]) 
             f"  {side.display}{' (GM)' if side.gm else ''}{against} [{side.status}]: "
             f"{side.text}" + (f"  pile: {pile}" if pile else "")
         )
+    names = {side.key: side.display for side in conflict.sides.values()}
     for rnd in view["rounds"]:
         lines.append(f"round {rnd['round']}{'' if rnd['revealed'] else ' (face down)'}:")
         for side, play in rnd["plays"].items():
@@ -143,8 +145,18 @@ def conflict_text(state: ImprovState, conflict: Conflict, view: dict[str, Any]) 
                 "    waiting for the Hand of Fate: "
                 + "; ".join(f"{a} / {b} draw tie-breakers" for a, b in rnd["ties"])
             )
-        if rnd["choices_due"]:
-            lines.append("    to choose --eliminate or --stay: " + ", ".join(rnd["choices_due"]))
+        if narration.multi_way(rnd["ranking"]):
+            found = [
+                narration.Rights(side=side, total=rnd["plays"][side]["total"], over=over)
+                for side, over in rnd["narration_rights"].items()
+            ]
+            lines.append("    " + narration.sentence(found, lambda k: names.get(k, k)))
+        choosing = [s for s in rnd["choices_due"] if conflict.sides[s].fate_losses < 2]
+        if choosing:
+            lines.append("    to choose --eliminate or --stay: " + ", ".join(choosing))
+        lost_twice = [s for s in rnd["choices_due"] if s not in choosing]
+        if lost_twice:  # a log written before a second loss destroyed on its own
+            lines.append("    destroyed by a second Hand-of-Fate loss: " + ", ".join(lost_twice))
     if view["beats"]:
         lines.append("outcome: " + "; ".join(f"{w} beats {lo}" for w, lo in view["beats"]))
     return lines

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tablelog.projections.improv import narration
 from tablelog.rules.improv.cards import value
 from tablelog.rules.improv.state import GM, ClosedConflict, Conflict, ImprovState, Round, Side
 
@@ -119,11 +120,22 @@ def show_view(state: ImprovState, conflict: Conflict, viewer: str | None = None)
                 "total": total if shown else None,
                 "from_deck": play.from_deck,
             }
+        rights = (
+            narration.rights(
+                rnd.ranking, rnd.totals, {k: p.card for k, p in rnd.plays.items()}, options
+            )
+            if rnd.revealed and rnd.ranking
+            else []
+        )
         rounds.append(
             {
                 "round": rnd.number,
                 "revealed": rnd.revealed,
                 "plays": plays,
+                # The reveal's ranking, highest first: each side holds narration rights over
+                # every side below it (multi-way conflicts, rules/improv.md §5).
+                "ranking": list(rnd.ranking) if rnd.revealed else [],
+                "narration_rights": {r.side: r.over for r in rights},
                 "beats": [list(b) for b in rnd.beats],
                 "winners": list(rnd.winners),
                 "ties": [list(p) for p in rnd.fate.pending],

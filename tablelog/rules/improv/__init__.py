@@ -128,7 +128,9 @@ RULESET = Ruleset(
     actor=_actor,
     authorize=_authorize,
     state_type=ImprovState,
-    version=2,  # 2: closed conflicts archived as records (ClosedConflict); the state counts seqs
+    # 2: closed conflicts archived as records (ClosedConflict); the state counts seqs.
+    # 3: a round keeps the reveal's ranking; an abandoned conflict keeps its reason.
+    version=3,
 )
 
 __all__ = ["RULESET", "ImprovCommand", "ImprovEvent", "ImprovState", "decide", "evolve"]

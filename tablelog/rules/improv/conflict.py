@@ -127,7 +127,7 @@ def _round_to_play(conflict: Conflict) -> int:
         return rnd.number
     if rnd.fate.pending or rnd.fate.choices_due:
         waiting = [f"{a} and {b} draw tie-breakers (--draw CARD)" for a, b in rnd.fate.pending]
-        waiting += [f"{side} chooses --eliminate or --stay" for side in rnd.fate.choices_due]
+        waiting += [_choice_due(conflict, side) for side in rnd.fate.choices_due]
         raise RuleViolation(
             f"round {rnd.number} of conflict {conflict.key} waits for the Hand of Fate: "
             f"{'; '.join(waiting)} (`tablelog improv fate {conflict.key} SIDE ...`)",
@@ -140,6 +140,13 @@ def _round_to_play(conflict: Conflict) -> int:
             code="rounds-done",
         )
     return rnd.number + 1
+
+
+def _choice_due(conflict: Conflict, side: str) -> str:
+    if conflict.sides[side].fate_losses >= 2:
+        # Only a log written before second losses destroyed on their own waits like this.
+        return f"{side} lost a second time and is destroyed (--stay records it)"
+    return f"{side} chooses --eliminate or --stay"
 
 
 def _close_stakes(state: ImprovState, conflict: Conflict) -> None:

@@ -264,6 +264,7 @@ def _round_revealed(state: ImprovState, event: RoundRevealed) -> None:
     rnd = _round(conflict, event.round)
     rnd.revealed = True
     rnd.totals = dict(event.totals)
+    rnd.ranking = list(event.ranking)
     rnd.beats = [(w, loser) for w, loser in event.beats]
     rnd.winners = list(event.winners)
     rnd.fate.pending = [(a, b) for a, b in event.ties]

@@ -126,6 +126,7 @@ class Round(msgspec.Struct):
     bonuses: list[Bonus] = msgspec.field(default_factory=list)
     revealed: bool = False
     totals: dict[str, int] = msgspec.field(default_factory=dict)
+    ranking: list[str] = msgspec.field(default_factory=list)  # the reveal's, highest first
     beats: list[tuple[str, str]] = msgspec.field(default_factory=list)
     winners: list[str] = msgspec.field(default_factory=list)
     fate: Fate = msgspec.field(default_factory=Fate)

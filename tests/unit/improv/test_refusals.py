@@ -277,7 +277,7 @@ ROWS = [
         c.PlaceBonus(conflict="c1", on="Kit", talent="Juggler"),
         "unknown-talent",
         NotFound,
-        ["'Juggler'", "brawler"],
+        ["'Juggler'", "talents: Brawler"],
         id="unknown-talent",
     ),
     pytest.param(
@@ -433,7 +433,7 @@ ROWS = [
         c.Award(giver="Richard", receiver="Bob"),
         "award-empty",
         RuleViolation,
-        ["pool", "0 available"],
+        ["the pool is empty; an award needs 1 token, 0 available"],
         id="award-empty",
     ),
     pytest.param(
@@ -442,7 +442,7 @@ ROWS = [
         c.Award(giver="Richard", receiver="Bob"),
         "award-empty",
         RuleViolation,
-        ["Richard", "0 available"],
+        ["Richard holds no story-token; an award needs 1 token, 0 available"],
         id="award-empty-giver",
     ),
     pytest.param(

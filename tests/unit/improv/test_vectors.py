@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Literal
 
 import pytest
 
@@ -570,25 +569,27 @@ def test_extended_fate_loser_stays_in_and_loses_only_the_round(new: Tables) -> N
     table.given(c.PlayCard(conflict="f", side="Kit", card="5S"))  # round 2 goes on
 
 
-@pytest.mark.parametrize("second_choice", ["stay", "eliminate"])
-def test_extended_second_fate_loss_destroys(
-    new: Tables, second_choice: Literal["stay", "eliminate"]
-) -> None:
+def test_extended_second_fate_loss_destroys_without_a_choice(new: Tables) -> None:
     table = new().given(
         RISO_FIGHT,
         tied_round("9H", "QH", kit_draw="2C", riso_draw="3C"),
         c.Fate(conflict="f", side="Kit", choice="stay"),
-        tied_round("8D", "JD", kit_draw="4C", riso_draw="9C"),
+        *tied_round("8D", "JD", kit_draw="4C", riso_draw="9C")[:-1],
     )
 
-    chosen = only(
-        table.when(c.Fate(conflict="f", side="Kit", choice=second_choice)),
-        FateChosen,
-    )
+    events = table.when(c.Fate(conflict="f", side="Riso", draw="9C"))
 
-    assert chosen.outcome == "destroyed"
+    assert [type(e) for e in events] == [FateCardDrawn, FateResolved, FateChosen]
+    chosen = only(events, FateChosen)
+    assert (chosen.side, chosen.outcome) == ("kit", "destroyed")
     assert table.view()["conflicts"]["f"]["sides"]["kit"]["status"] == "destroyed"
+    assert table.state.conflicts["f"].rounds[1].fate.choices_due == []
+    for choice in ("stay", "eliminate"):
+        error = table.refuse(c.Fate(conflict="f", side="Kit", choice=choice), "no-fate")
+        assert "destroyed by a second Hand-of-Fate loss; there is no choice" in error.message
     table.refuse(c.PlayCard(conflict="f", side="Kit", card="5S"), "side-out")
+    table.given(c.PlayCard(conflict="f", side="Riso", card="5S"))  # round 3 goes on
+    assert table.audit().discrepancies == []
 
 
 def test_extended_fate_loser_eliminated_leaves_with_its_cards(new: Tables) -> None:
