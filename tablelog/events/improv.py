@@ -143,6 +143,9 @@ class CardPlayed(Event, frozen=True, tag="improv.card_played"):
     card: str
     from_deck: bool = False
     deck: str | None = None  # managed mode: the deck a blind card came from
+    # Managed mode, played blind because its owner's hand was empty: nobody sees it, its
+    # owner included, until the reveal.
+    unseen: bool = False
     salt: str = ""  # see Event.hidden
 
     hidden: ClassVar[tuple[str, ...]] = ("card",)

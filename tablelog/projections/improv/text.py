@@ -45,6 +45,7 @@ def describe(event: Event) -> str:
             return f"{event.conflict}: {who} {event.display}{against}: {event.text}"
         case ev.CardPlayed():
             how = " blind from the deck" if event.from_deck else ""
+            how += " (an empty hand: unseen by anyone)" if event.unseen else ""
             return f"{event.conflict} round {event.round}: {event.side} plays a card face down{how}"
         case ev.BonusPlaced():
             what = (
@@ -80,6 +81,11 @@ def describe(event: Event) -> str:
             final = "final narration" if event.final else "narrates"
             return f"{event.conflict}: {event.side} {final}: {event.text}"
         case ev.ConflictClosed():
+            if event.reason is not None:
+                return (
+                    f"conflict {event.conflict} is abandoned by the GM: {event.reason}; nobody "
+                    f"wins, its cards are discarded{_moves(event.token_moves)}"
+                )
             if event.abandoned:
                 return f"conflict {event.conflict} closes before any card was played"
             beats = ", ".join(f"{w} beats {lo}" for w, lo in event.beats) or "nobody beats anybody"
@@ -114,10 +120,12 @@ def _moves(moves: list[ev.TokenMove]) -> str:
 
 def conflict_text(state: ImprovState, conflict: Conflict, view: dict[str, Any]) -> list[str]:
     """The lines of `improv show`: each round's plays, totals and outcome."""
+    status = "abandoned" if conflict.abandoned is not None else conflict.status
     lines = [
-        f"conflict {conflict.key} ({conflict.kind}, {conflict.status}, "
-        f"{conflict.planned_rounds} round(s))"
+        f"conflict {conflict.key} ({conflict.kind}, {status}, {conflict.planned_rounds} round(s))"
     ]
+    if conflict.abandoned is not None:
+        lines.append(f"  abandoned by the GM: {conflict.abandoned}; nobody wins")
     for side in conflict.sides.values():
         against = f" vs {side.opposes}" if side.opposes else ""
         pile = " ".join(pretty(p.card) for p in side.victory)
@@ -129,7 +137,7 @@ def conflict_text(state: ImprovState, conflict: Conflict, view: dict[str, Any]) 
     for rnd in view["rounds"]:
         lines.append(f"round {rnd['round']}{'' if rnd['revealed'] else ' (face down)'}:")
         for side, play in rnd["plays"].items():
-            card = pretty(play["card"]) if play["card"] else "??"
+            card = pretty(play["card"]) if play["card"] else "blind" if play["unseen"] else "??"
             extras = [
                 f"+{b['count']} token(s) by {b['by']}"
                 if b["kind"] == "token"
@@ -177,8 +185,9 @@ def state_lines(view: dict[str, Any]) -> list[str]:
         lines.append(f"talents of {character}: {use['used']} of {use['limit']} used this session")
     for key, conflict in view["conflicts"].items():
         beats = "; ".join(f"{w} beats {lo}" for w, lo in conflict["beats"])
+        status = "abandoned" if conflict.get("abandoned") is not None else conflict["status"]
         lines.append(
-            f"conflict {key}: {conflict['kind']}, {conflict['status']}, round "
+            f"conflict {key}: {conflict['kind']}, {status}, round "
             f"{conflict['round']} of {conflict['rounds']}" + (f"; {beats}" if beats else "")
         )
     return lines

@@ -9,10 +9,10 @@ from tablelog.rules.improv import lookup, opposition
 from tablelog.rules.improv.cards import card_key, parse_card, pretty, value
 from tablelog.rules.improv.commands import Close, Give, Narrate
 from tablelog.rules.improv.decks import DeckWork, Shuffle
-from tablelog.rules.improv.state import GM, Conflict, ImprovState, Side
+from tablelog.rules.improv.state import Conflict, ImprovState, Side
 
 
-def _rounds_done(conflict: Conflict) -> bool:
+def rounds_done(conflict: Conflict) -> bool:
     last = conflict.current
     return (
         last is not None
@@ -29,7 +29,7 @@ def give(state: ImprovState, cmd: Give, shuffle: Shuffle) -> list[Event]:
         raise RuleViolation(
             "victory cards are given only in extended conflicts", code="give-simple"
         )
-    if not _rounds_done(conflict):
+    if not rounds_done(conflict):
         raise RuleViolation(
             f"victory cards are given after the last round of conflict {conflict.key} is "
             "revealed and settled",
@@ -204,7 +204,7 @@ def close(state: ImprovState, cmd: Close, shuffle: Shuffle) -> list[Event]:
     if not conflict.stakes_closed:
         # No card is down yet: the conflict simply ends (opened by mistake, stakes to redo).
         return [ConflictClosed(conflict=conflict.key, beats=[], abandoned=True)]
-    if not _rounds_done(conflict):
+    if not rounds_done(conflict):
         done = sum(
             1
             for r in conflict.rounds
@@ -250,15 +250,8 @@ def _refill(state: ImprovState, conflict: Conflict, shuffle: Shuffle) -> list[Ev
         for pile_card in side.victory:
             if pile_card.deck is not None:
                 work.discard(pile_card.deck, [pile_card.card])
-    owners = sorted(
-        {
-            lookup.owner(conflict.sides[s])
-            for r in conflict.rounds
-            for s, p in r.plays.items()
-            if not p.from_deck
-        }
-        | ({GM} if any(p.from_deck for r in conflict.rounds for p in r.plays.values()) else set())
-    )
+    # Whoever played, from hand or blind (a blind card comes from its owner's deck).
+    owners = sorted({lookup.owner(conflict.sides[s]) for r in conflict.rounds for s in r.plays})
     for owner in owners:
         missing = state.hand_size(owner) - len(state.hands.get(owner, []))
         if missing > 0:

@@ -117,7 +117,7 @@ def reveal(state: ImprovState, cmd: Reveal, shuffle: Shuffle) -> list[Event]:
         winners=winners,
         unopposed=unopposed,
         ties=ties,
-        token_moves=_token_moves(state, conflict, rnd, cards),
+        token_moves=token_moves(state, conflict, rnd, cards),
         victory=victory,
         discarded=discarded,
     )
@@ -138,7 +138,7 @@ def reveal(state: ImprovState, cmd: Reveal, shuffle: Shuffle) -> list[Event]:
     return events
 
 
-def _token_moves(
+def token_moves(
     state: ImprovState, conflict: Conflict, rnd: Round, cards: dict[str, str]
 ) -> list[TokenMove]:
     """GM tokens go to the pool; a player's to the bank when the colour of the placer's own

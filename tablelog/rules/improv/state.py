@@ -99,6 +99,7 @@ class Play(msgspec.Struct):
     card: str
     from_deck: bool = False
     deck: str | None = None
+    unseen: bool = False  # blind from an empty hand: not even its owner sees it
 
 
 class Bonus(msgspec.Struct):
@@ -161,6 +162,7 @@ class Conflict(msgspec.Struct):
     beats: list[tuple[str, str]] = msgspec.field(default_factory=list)  # final (extended) or reveal
     opened_at: int = 0  # the seq of the event that opened it
     closed_at: int = 0  # the seq of the event that closed it
+    abandoned: str | None = None  # the GM's reason, when it abandoned the conflict
 
     @property
     def stakes_closed(self) -> bool:
@@ -194,6 +196,7 @@ class Conflict(msgspec.Struct):
                 for side in self.sides.values()
             ),
             beats=tuple(self.beats),
+            abandoned=self.abandoned,
         )
 
     def protagonists(self) -> list[Side]:
@@ -237,11 +240,12 @@ class ClosedConflict(msgspec.Struct, frozen=True, array_like=True):
     key: str
     kind: str
     planned_rounds: int
-    played: int  # rounds begun (every one of them revealed: `close` refuses an unfinished one)
+    played: int  # rounds begun (each revealed, or turned up when the conflict was abandoned)
     opened_at: int
     closed_at: int
     sides: tuple[ClosedSide, ...]
     beats: tuple[tuple[str, str], ...]
+    abandoned: str | None = None  # the GM's reason, when it abandoned the conflict
 
 
 class Deck(msgspec.Struct):
