@@ -146,10 +146,8 @@ def final_pairs(state: ImprovState, conflict: Conflict) -> list[FinalPair]:
             rule = f"{out[0].key} is {out[0].status}: it loses its stakes"
         elif len(pile_a) != len(pile_b):
             winner = a if len(pile_a) > len(pile_b) else b
-            rule = (
-                f"larger victory pile: {max(len(pile_a), len(pile_b))} cards to "
-                f"{min(len(pile_a), len(pile_b))}"
-            )
+            more, fewer = max(len(pile_a), len(pile_b)), min(len(pile_a), len(pile_b))
+            rule = f"larger victory pile: {more} card{'s' if more != 1 else ''} to {fewer}"
         else:
             first, rule = _equal_piles(state, pile_a, pile_b)
             winner = None if first is None else a if first else b

@@ -37,10 +37,11 @@ def unsalted(event: Event) -> Event:
     return event
 
 
-# The seed's three players and their protagonists (the bar fight's cast).
+# The seed's players and their protagonists (the bar fight's cast): Bob plays Kit and Susan
+# plays Diana; Jason's player is not named there, so Richard plays him.
 KIT = c.CreateCharacter(player="Bob", character="Kit", talents=["Brawler"])
-JASON = c.CreateCharacter(player="Susan", character="Jason", talents=["Protector"])
-DIANA = c.CreateCharacter(player="Richard", character="Diana", talents=["Marksman"])
+JASON = c.CreateCharacter(player="Richard", character="Jason", talents=["Protector"])
+DIANA = c.CreateCharacter(player="Susan", character="Diana", talents=["Marksman"])
 CAST: list[Command] = [KIT, JASON, DIANA]
 SESSION: list[Command] = [*CAST, c.StartSession()]
 

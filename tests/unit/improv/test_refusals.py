@@ -221,7 +221,7 @@ ROWS = [
         c.PlaceBonus(conflict="c1", on="Guard", by="Jason", tokens=1),
         "no-token",
         RuleViolation,
-        ["susan holds 0", "1 requested"],
+        ["richard holds 0", "1 requested"],
         id="no-token-absent-character",
     ),
     # --- talents ---------------------------------------------------------------------------
@@ -411,20 +411,20 @@ ROWS = [
     # --- awards ----------------------------------------------------------------------------
     pytest.param(
         {},
-        [*BAR_FIGHT_R3, c.Award(giver="Susan", receiver="Bob", conflict=FIGHT)],
-        c.Award(giver="Susan", receiver="Richard", conflict=FIGHT),
+        [*BAR_FIGHT_R3, c.Award(giver="Richard", receiver="Bob", conflict=FIGHT)],
+        c.Award(giver="Richard", receiver="Susan", conflict=FIGHT),
         "award-once",
         RuleViolation,
-        ["Susan", "round 3"],
+        ["Richard", "round 3"],
         id="award-once-round",
     ),
     pytest.param(
         {},
-        demo.SETUP,  # Richard awarded Bob in this scene
-        c.Award(giver="Richard", receiver="Susan"),
+        demo.SETUP,  # Susan awarded Bob in this scene
+        c.Award(giver="Susan", receiver="Richard"),
         "award-once",
         RuleViolation,
-        ["Richard", "scene"],
+        ["Susan", "scene"],
         id="award-once-scene",
     ),
     pytest.param(

@@ -25,6 +25,7 @@ from tablelog.events.improv import (
 )
 from tablelog.rules.common import Command
 from tablelog.rules.improv import commands as c
+from tablelog.rules.improv.commands import CreateCharacter
 from tablelog.rules.improv.conflict import gm_token_cap
 from tests.unit.improv.table import CAST, SESSION, Stacked, Table, Tables, moves, only
 
@@ -220,7 +221,7 @@ def test_bar_fight_main_ending(new: Tables) -> None:
     tokens = table.tokens()
     # The pool: 3, less the two awards that give Kit and Jason the tokens they spend later.
     assert (tokens["gm"], tokens["pool"], tokens["bank"], tokens["out_of_play"]) == (9, 1, 0, 0)
-    assert table.tokens()["players"] == {"bob": 1, "susan": 1, "richard": 0}
+    assert table.tokens()["players"] == {"bob": 1, "richard": 1, "susan": 0}
 
     run(table, demo.OPENING)
     state = table.state
@@ -247,7 +248,7 @@ def test_bar_fight_main_ending(new: Tables) -> None:
     kit_token = next(m for m in r2.token_moves if m.to == "out_of_play")
     assert kit_token.reason.startswith("kit's A♥ does not match riso's A♣")
     kit_award = only(r2_events, TokenAwarded)  # Kit awards Diana 1 token
-    assert (kit_award.giver, kit_award.receiver, kit_award.round) == ("bob", "richard", 2)
+    assert (kit_award.giver, kit_award.receiver, kit_award.round) == ("bob", "susan", 2)
 
     # R3: Jason 10 + token + talent 16 beats Riso 9 + 2 GM tokens 15; Riso 15 beats Kit 10 +
     # talent 13; Diana J + token 14 beats Goons (2♦). Jason's and Diana's tokens: bank.
@@ -289,7 +290,13 @@ def test_bar_fight_main_ending(new: Tables) -> None:
     tokens = view["tokens"]
     assert (tokens["gm"], tokens["out_of_play"], tokens["bank"]) == (8, 1, 0)
     assert (tokens["pool"], tokens["table"]) == (1, 0)
-    assert tokens["players"] == {"bob": 1, "richard": 0, "susan": 1}
+    assert tokens["players"] == {"bob": 1, "richard": 1, "susan": 0}
+
+
+def test_the_demo_casts_the_seeds_players() -> None:
+    # "Agents Diana (played by Susan) and Kit (played by Bob)"; Jason's player is not named.
+    cast = {(c.player, c.character) for c in demo.SETUP if isinstance(c, CreateCharacter)}
+    assert cast == {("Bob", "Kit"), ("Susan", "Diana"), ("Richard", "Jason")}
 
 
 def test_bar_fight_demo_list_is_the_main_ending(new: Tables) -> None:
@@ -328,18 +335,18 @@ def test_bar_fight_alternate_ending(new: Tables) -> None:
     table = new().given(demo.SETUP, demo.OPENING, demo.ROUND_1, demo.ROUND_2, demo.ROUND_3)
     *before_close, close = demo.ALTERNATE_ENDING
     assert isinstance(close, c.Close)
-    # Jason's narration; Diana J -> Jason; Kit Joker -> Jason; Susan (Jason) awards Bob (Kit).
+    # Jason's narration; Diana J -> Jason; Kit Joker -> Jason; Richard (Jason) awards Bob (Kit).
     events = run(table, before_close)
     award = only(events, TokenAwarded)
     assert (award.giver, award.receiver, award.conflict, award.round) == (
-        "susan",
+        "richard",
         "bob",
         FIGHT,
         3,
     )
 
     # Jason may award only one token that round: Diana's player gets none.
-    error = table.refuse(c.Award(giver="Susan", receiver="Richard", conflict=FIGHT), "award-once")
+    error = table.refuse(c.Award(giver="Richard", receiver="Susan", conflict=FIGHT), "award-once")
     assert "round 3" in error.message
 
     closed = only(table.when(close), ConflictClosed)
@@ -674,7 +681,7 @@ def test_a_talent_on_another_sides_card_with_assist(new: Tables) -> None:
     )
     result = revealed(table.when(c.Reveal(conflict="c1")))
 
-    assert (placed.by, placed.player, placed.assist) == ("diana", "richard", "covers Kit")
+    assert (placed.by, placed.player, placed.assist) == ("diana", "susan", "covers Kit")
     assert result.totals["kit"] == 14
     assert ["kit", "guard"] in result.beats
     assert table.view()["talents"]["diana"]["used"] == 1
@@ -740,17 +747,17 @@ def test_a_players_token_goes_to_the_bank_when_the_colours_match(
 
 
 def test_a_token_from_a_player_without_a_card_goes_out_of_play(new: Tables) -> None:
-    # Jason is absent; Susan puts a token on Kit's card anyway. Colours would match.
+    # Jason is absent; Richard puts a token on Kit's card anyway. Colours would match.
     table = new().given(
         SESSION,
-        c.Award(giver="Richard", receiver="Susan"),
+        c.Award(giver="Susan", receiver="Richard"),
         simple("Guard", ("Kit", "Guard")),
         play("c1", Guard="2H", Kit="3H"),
     )
     placed = only(
         table.when(c.PlaceBonus(conflict="c1", on="Kit", by="Jason", tokens=1)), BonusPlaced
     )
-    assert (placed.by, placed.player, placed.on) == ("jason", "susan", "kit")
+    assert (placed.by, placed.player, placed.on) == ("jason", "richard", "kit")
 
     result = revealed(table.when(c.Reveal(conflict="c1")))
 
