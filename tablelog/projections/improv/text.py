@@ -101,7 +101,10 @@ def reveal_line(event: ev.RoundRevealed) -> str:
     ties = "; ".join(
         f"{a} ties {b}: each draws a tie-breaker (Hand of Fate)" for a, b in event.ties
     )
-    outcome = "; ".join(x for x in (beats, ties) if x) or "no contest"
+    alone = "; ".join(
+        f"{s} is unopposed: it beats nobody" for s in event.unopposed if s in event.cards
+    )
+    outcome = "; ".join(x for x in (beats, ties, alone) if x) or "no contest"
     return (
         f"{event.conflict} round {event.round} revealed: {plays}. {outcome}"
         f"{_moves(event.token_moves)}"
