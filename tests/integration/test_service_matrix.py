@@ -256,7 +256,7 @@ ROWS: list[Row] = [
     may("opened", "gm", "/scenes/current/end", {}),
     may_not("opened", "sue", "/scenes/current/end", {}, "gm-only"),
     *outsiders("opened", "/scenes/current/end", {}),
-    # conflicts: the GM opens, reveals and closes
+    # conflicts: the GM opens, reveals, closes and abandons
     may("session", "gm", "/improv/conflicts", {}),
     may_not("session", "bob", "/improv/conflicts", {}, "gm-only"),
     *outsiders("session", "/improv/conflicts", {}),
@@ -267,6 +267,9 @@ ROWS: list[Row] = [
     may("revealed", "gm", f"{C1}/close", {}),
     may_not("revealed", "bob", f"{C1}/close", {}, "gm-only"),
     *outsiders("revealed", f"{C1}/close", {}),
+    may("played", "gm", f"{C1}/abandon", {"reason": "the fight never happens"}),
+    may_not("played", "bob", f"{C1}/abandon", {"reason": "it bores me"}, "gm-only"),
+    *outsiders("played", f"{C1}/abandon", {"reason": "it bores me"}),
     # stakes: GM stakes are the GM's, a character's stake its player's
     may("opened", "gm", f"{C1}/stakes", {"side": "goons", "text": "hold", "gm": True}),
     may_not("opened", "bob", f"{C1}/stakes", {"side": "goons", "text": "h", "gm": True}, "gm-only"),

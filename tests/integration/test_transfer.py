@@ -157,13 +157,13 @@ def _forged(path: Path, number: int, change: Callable[[Envelope], Envelope]) -> 
     [
         (
             lambda e: msgspec.structs.replace(
-                e, payload=e.payload.replace(b'"display":"Susan"', b'"display":7')
+                e, payload=e.payload.replace(b'"display":"Richard"', b'"display":7')
             ),
             "line 4: seq 4: the payload cannot be read",
         ),
         (
             lambda e: msgspec.structs.replace(
-                e, payload=e.payload.replace(b'"player":"susan"', b'"player":"susan","x":1')
+                e, payload=e.payload.replace(b'"player":"richard"', b'"player":"richard","x":1')
             ),
             None,  # an unknown field is ignored, as a newer tablelog's additions would be
         ),

@@ -30,6 +30,7 @@ _GM_ONLY = (
     c.OpenConflict,
     c.Reveal,
     c.Close,
+    c.Abandon,
 )
 
 _WHAT = {
