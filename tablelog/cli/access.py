@@ -9,7 +9,7 @@ from urllib.parse import quote
 import typer
 
 from tablelog.cli.options import CampaignOption, JsonOption, remote, target
-from tablelog.cli.output import emit_json
+from tablelog.cli.output import emit_json, say
 from tablelog.commands import access
 from tablelog.commands.database import opened, resolve_campaign
 
@@ -53,8 +53,8 @@ def invite(
     if json:
         emit_json({"token": token, "campaign": name, "player": player, "role": role.value})
         return
-    typer.echo(f"{role.value} {player}'s access token for {name} (shown once, keep it safe):")
-    typer.echo(token)
+    say(f"{role.value} {player}'s access token for {name} (shown once, keep it safe):")
+    say(token)
 
 
 def revoke(
@@ -75,7 +75,7 @@ def revoke(
         with opened(target(ctx)) as store:
             name = resolve_campaign(store, campaign)
             count = access.revoke(store, name, player)
-    typer.echo(f"revoked {count} access token(s) of {player} in {name}")
+    say(f"revoked {count} access token(s) of {player} in {name}")
 
 
 def register(app: typer.Typer) -> None:

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from tablelog.cli.options import JsonOption, remote, target
-from tablelog.cli.output import columns, decoded, emit_json, when
+from tablelog.cli.output import columns, decoded, emit_json, say, when
 from tablelog.commands.campaigns import (
     CampaignSummary,
     list_campaigns,
@@ -80,8 +80,8 @@ def create(
     if json:
         emit_json(made)
         return
-    typer.echo(f"created campaign {made['campaign']} ({made['ruleset']}) in {where}")
-    typer.echo(f"GM {made['gm']}'s access token (shown once, keep it safe): {made['token']}")
+    say(f"created campaign {made['campaign']} ({made['ruleset']}) in {where}")
+    say(f"GM {made['gm']}'s access token (shown once, keep it safe): {made['token']}")
 
 
 @app.command("list")
@@ -112,7 +112,7 @@ def list_(ctx: typer.Context, json: JsonOption = False) -> None:
         )
         return
     if not summaries:
-        typer.echo("no campaigns yet; `tablelog campaign create NAME --ruleset improv` starts one")
+        say("no campaigns yet; `tablelog campaign create NAME --ruleset improv` starts one")
         return
     rows = [(s.campaign, s.ruleset, str(s.events), when(s.last_activity)) for s in summaries]
-    typer.echo(columns(("campaign", "ruleset", "events", "last activity (UTC)"), rows))
+    say(columns(("campaign", "ruleset", "events", "last activity (UTC)"), rows))

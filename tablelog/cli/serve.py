@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from tablelog.cli.options import target
+from tablelog.cli.output import say
 from tablelog.http.throttle import DEFAULT_LIMIT
 from tablelog.storage import open_store
 
@@ -43,7 +44,7 @@ def serve(
     assert isinstance(location, str)
     store = open_store(location, create=True)  # refuse a bad database before listening
     try:
-        typer.echo(f"tablelog service on http://{host}:{port} over {store.label}", err=True)
+        say(f"tablelog service on http://{host}:{port} over {store.label}", err=True)
         app = create_app(store, auth_failures=auth_failures)
         # The service's modules and routes live as long as it does: the garbage collector
         # need not walk them again on every full collection.
