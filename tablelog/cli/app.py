@@ -41,6 +41,7 @@ _MODULES: dict[str, str] = {
     "invite": "access",
     "revoke": "access",
     "serve": "serve",
+    "admin-token": "serve",
     "demo": "table",
     "db": "database",
 }

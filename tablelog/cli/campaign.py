@@ -52,8 +52,16 @@ def create(
 ) -> None:
     """Start a new campaign and print the GM's access token (shown once).
 
+    A name too like an existing campaign's (`rec.` beside `rec`: the same letters and digits
+    whatever the case and punctuation) is refused. Through the service (`--server`), the
+    access token is the service's admin token, which `tablelog serve` printed on its first
+    start (`tablelog admin-token` on the database makes a new one), unless the service runs
+    with `--open-signup`.
+
     Example: `tablelog campaign create bar-fight --ruleset improv --gm mara --option
-    talent_uses_per_session=5`
+    talent_uses_per_session=5`, or through a service:
+    `tablelog --server http://gm-host:8000 --access-token ADMIN_TOKEN campaign create heist
+    --ruleset improv`
     """
     options = _options(option or [])
     if deck_mode is not None:

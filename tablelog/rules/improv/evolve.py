@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tablelog.events.base import Event
-from tablelog.events.core import CampaignCreated
+from tablelog.events.core import AccessReissued, CampaignCreated
 from tablelog.events.improv import (
     BonusPlaced,
     CardPlayed,
@@ -76,6 +76,7 @@ ImprovEvent = (
     | TokenSpent
     | Narrated
     | ConflictClosed
+    | AccessReissued
 )
 
 
@@ -349,6 +350,10 @@ def _narrated(state: ImprovState, event: Narrated) -> None:
         state.conflicts[event.conflict].sides[event.side].final_narration = True
 
 
+def _nothing(_state: ImprovState, _event: Event) -> None:
+    pass
+
+
 def _conflict_closed(state: ImprovState, event: ConflictClosed) -> None:
     conflict = state.conflicts[event.conflict]
     conflict.status = "closed"
@@ -390,6 +395,7 @@ _HANDLERS: dict[type[Event], Callable[[ImprovState, Any], None]] = {
     TokenSpent: _token_spent,
     Narrated: _narrated,
     ConflictClosed: _conflict_closed,
+    AccessReissued: _nothing,  # a core event: who holds a token is no part of the table
 }
 
 
