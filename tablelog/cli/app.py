@@ -18,6 +18,7 @@ from typer.core import TyperGroup
 
 from tablelog import __version__
 from tablelog.cli.options import Root
+from tablelog.cli.output import say
 from tablelog.commands.database import DEFAULT_TARGET
 from tablelog.errors import InvalidInput, TablelogError
 from tablelog.rules import registry
@@ -40,6 +41,7 @@ _MODULES: dict[str, str] = {
     "invite": "access",
     "revoke": "access",
     "serve": "serve",
+    "admin-token": "serve",
     "demo": "table",
     "db": "database",
 }
@@ -108,7 +110,7 @@ class _Group(TyperGroup):
         try:
             return super().invoke(ctx)
         except TablelogError as exc:
-            typer.echo(str(exc), err=True)
+            say(str(exc), err=True)
             raise typer.Exit(1) from None
 
 
@@ -129,7 +131,7 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"tablelog {__version__}")
+        say(f"tablelog {__version__}")
         raise typer.Exit()
 
 
@@ -186,14 +188,14 @@ def main() -> None:
     try:
         app()
     except KeyboardInterrupt:
-        typer.echo("interrupted", err=True)
+        say("interrupted", err=True)
         sys.exit(130)
     except Exception as exc:
         # A bug, not a refusal (those exit 1 in _Group): still one sentence, with the way to
         # see the details. Click has already handled its own usage errors (exit 2) by now.
         if os.environ.get("TABLELOG_DEBUG"):
             raise
-        typer.echo(
+        say(
             f"internal-error: {type(exc).__name__}: {exc}; set TABLELOG_DEBUG=1 to see the "
             "traceback, and please report it",
             err=True,

@@ -8,7 +8,7 @@ from urllib.parse import quote
 import typer
 
 from tablelog.cli.options import CampaignOption, JsonOption, no_view_choice, remote, target
-from tablelog.cli.output import decoded, emit_json
+from tablelog.cli.output import decoded, emit_json, say
 from tablelog.cli.play import run
 from tablelog.commands import beer_run as reads
 from tablelog.commands.database import opened, resolve_campaign
@@ -404,4 +404,4 @@ def show(
         emit_json(shown.view)
         return
     for line in shown.lines:
-        typer.echo(line)
+        say(line)

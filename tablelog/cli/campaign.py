@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from tablelog.cli.options import JsonOption, remote, target
-from tablelog.cli.output import columns, decoded, emit_json, when
+from tablelog.cli.output import columns, decoded, emit_json, say, when
 from tablelog.commands.campaigns import (
     CampaignSummary,
     list_campaigns,
@@ -52,8 +52,16 @@ def create(
 ) -> None:
     """Start a new campaign and print the GM's access token (shown once).
 
+    A name too like an existing campaign's (`rec.` beside `rec`: the same letters and digits
+    whatever the case and punctuation) is refused. Through the service (`--server`), the
+    access token is the service's admin token, which `tablelog serve` printed on its first
+    start (`tablelog admin-token` on the database makes a new one), unless the service runs
+    with `--open-signup`.
+
     Example: `tablelog campaign create bar-fight --ruleset improv --gm mara --option
-    talent_uses_per_session=5`
+    talent_uses_per_session=5`, or through a service:
+    `tablelog --server http://gm-host:8000 --access-token ADMIN_TOKEN campaign create heist
+    --ruleset improv`
     """
     options = _options(option or [])
     if deck_mode is not None:
@@ -80,8 +88,8 @@ def create(
     if json:
         emit_json(made)
         return
-    typer.echo(f"created campaign {made['campaign']} ({made['ruleset']}) in {where}")
-    typer.echo(f"GM {made['gm']}'s access token (shown once, keep it safe): {made['token']}")
+    say(f"created campaign {made['campaign']} ({made['ruleset']}) in {where}")
+    say(f"GM {made['gm']}'s access token (shown once, keep it safe): {made['token']}")
 
 
 @app.command("list")
@@ -112,7 +120,7 @@ def list_(ctx: typer.Context, json: JsonOption = False) -> None:
         )
         return
     if not summaries:
-        typer.echo("no campaigns yet; `tablelog campaign create NAME --ruleset improv` starts one")
+        say("no campaigns yet; `tablelog campaign create NAME --ruleset improv` starts one")
         return
     rows = [(s.campaign, s.ruleset, str(s.events), when(s.last_activity)) for s in summaries]
-    typer.echo(columns(("campaign", "ruleset", "events", "last activity (UTC)"), rows))
+    say(columns(("campaign", "ruleset", "events", "last activity (UTC)"), rows))

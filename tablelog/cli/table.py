@@ -8,7 +8,7 @@ from urllib.parse import quote
 import typer
 
 from tablelog.cli.options import CampaignOption, JsonOption, no_view_choice, remote, target
-from tablelog.cli.output import emit_json
+from tablelog.cli.output import emit_json, say
 from tablelog.cli.play import run
 from tablelog.commands.database import opened, resolve_campaign
 from tablelog.commands.demo import write_demo
@@ -93,7 +93,7 @@ def state(
         emit_json(view)
         return
     for line in state_lines(view):
-        typer.echo(line)
+        say(line)
 
 
 def state_lines(view: dict[str, Any]) -> list[str]:
@@ -112,7 +112,7 @@ def demo(
     with opened(target(ctx), create=True) as store:
         written = write_demo(store, name)
         label = store.label
-    typer.echo(f"wrote campaign {name} ({len(written)} events) into {label}\n")
+    say(f"wrote campaign {name} ({len(written)} events) into {label}\n")
     for envelope in written:
         event = envelope.event()
         if envelope.type in (
@@ -123,8 +123,8 @@ def demo(
             "improv.token_awarded",
             "improv.session_started",
         ):
-            typer.echo(f"{envelope.seq:>4}  {describe(event)}")
-    typer.echo(
+            say(f"{envelope.seq:>4}  {describe(event)}")
+    say(
         f"\nnext: `tablelog improv show fight -c {name}`, `tablelog state -c {name}`, "
         "`tablelog verify`"
     )

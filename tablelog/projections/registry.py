@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tablelog.events.base import Event
-from tablelog.events.core import CampaignCreated
+from tablelog.events.core import AccessReissued, CampaignCreated
 from tablelog.projections.account import Account, AuditSteps
 
 
@@ -48,10 +48,25 @@ def views_for(ruleset: str) -> RulesetViews:
     return found
 
 
+def reissued_text(event: AccessReissued, seq: int | None = None) -> str:
+    """`the GM re-issued bob's access [at seq N]: 1 earlier token(s) of theirs stopped working`"""
+    who = "the GM" if event.by == "gm" else "the operator (on the database)"
+    role = "" if event.role == "player" else f" ({event.role})"
+    at = "" if seq is None else f" at seq {seq}"
+    earlier = (
+        "no earlier token of theirs was live"
+        if event.revoked == 0
+        else f"{event.revoked} earlier token(s) of theirs stopped working"
+    )
+    return f"{who} re-issued {event.player}'s access{role}{at}: {earlier}"
+
+
 def describe(event: Event) -> str:
     """One line of words for any event."""
     if isinstance(event, CampaignCreated):
         return f"campaign {event.campaign} created ({event.ruleset}, GM {event.gm})"
+    if isinstance(event, AccessReissued):
+        return reissued_text(event)
     # A ruleset's events live in `tablelog.events.<module>`, its views in
     # `tablelog.projections.<module>`, whatever the prefix of its event types.
     module = type(event).__module__.rsplit(".", 1)[-1]

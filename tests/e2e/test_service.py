@@ -28,7 +28,7 @@ from sqlalchemy import create_engine, select
 from tablelog.http.endpoints import all_endpoints
 from tablelog.storage.schema import access_tokens
 from tests.e2e.transcript import TOKEN, ok, refused, run
-from tests.support.server import running_service
+from tests.support.server import admin, admin_token, running_service
 
 # --- the service under test ------------------------------------------------------------------
 
@@ -158,9 +158,11 @@ FINAL_BEATS = [["kit", "riso"], ["riso", "jason"], ["diana", "goons"]]
 
 def test_the_bar_fight_played_through_the_service(service: Service) -> None:
     # $ tablelog --server URL campaign create bar-fight --ruleset improv --json
-    created = json.loads(
-        ok(service.client(None, "campaign", "create", "bar-fight", "--ruleset", "improv", "--json"))
+    # $   (--access-token: the admin token `tablelog serve` printed on its first start)
+    made = service.client(
+        admin_token(service.url), "campaign", "create", "bar-fight", "--ruleset", "improv", "--json"
     )
+    created = json.loads(ok(made))
     assert created["campaign"] == "bar-fight"
     assert TOKEN.fullmatch(created["token"])
     tokens = {"gm": created["token"]}
@@ -225,7 +227,9 @@ def bearer(token: str) -> dict[str, str]:
 
 def new_campaign(http: httpx.Client, name: str) -> str:
     """POST /campaigns: the GM's token."""
-    made = http.post("/campaigns", json={"name": name, "ruleset": "improv"})
+    made = http.post(
+        "/campaigns", json={"name": name, "ruleset": "improv"}, headers=admin(str(http.base_url))
+    )
     assert made.status_code == 201, made.text
     token: str = made.json()["token"]
     return token

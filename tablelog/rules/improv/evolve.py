@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tablelog.events.base import Event
-from tablelog.events.core import CampaignCreated
+from tablelog.events.core import AccessReissued, CampaignCreated
 from tablelog.events.improv import (
     BonusPlaced,
     CardPlayed,
@@ -69,6 +69,7 @@ ImprovEvent = (
     | TokenSpent
     | Narrated
     | ConflictClosed
+    | AccessReissued
 )
 
 
@@ -179,6 +180,10 @@ def _token_spent(state: ImprovState, event: TokenSpent) -> None:
     state.ledger.move(event.player, event.to, 1)
 
 
+def _nothing(_state: ImprovState, _event: Event) -> None:
+    pass
+
+
 _HANDLERS: dict[type[Event], Callable[[ImprovState, Any], None]] = {
     PlayerJoined: _player_joined,
     CharacterCreated: _character_created,
@@ -202,4 +207,5 @@ _HANDLERS: dict[type[Event], Callable[[ImprovState, Any], None]] = {
     TokenSpent: _token_spent,
     Narrated: ec.narrated,
     ConflictClosed: ec.conflict_closed,
+    AccessReissued: _nothing,  # a core event: who holds a token is no part of the table
 }
