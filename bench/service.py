@@ -208,7 +208,14 @@ def serve_bare(db: str, port: int) -> None:
     """Serve the peer as `tablelog serve` serves tablelog (same uvicorn call and options)."""
     import uvicorn
 
-    uvicorn.run(bare_app(db), host=HOST, port=port, log_level="warning")
+    uvicorn.run(
+        bare_app(db),
+        host=HOST,
+        port=port,
+        log_level="warning",
+        proxy_headers=False,
+        forwarded_allow_ips="",
+    )
 
 
 # --- servers ------------------------------------------------------------------------------

@@ -89,12 +89,13 @@ class Unauthenticated(TablelogError):
 
 
 class TooManyFailures(TablelogError):
-    """Too many failed sign-ins from one address: HTTP 429, with the seconds to wait."""
+    """Too many failed sign-ins (or campaigns created) from one address: HTTP 429, with the
+    seconds to wait."""
 
     code = "too-many-failures"
 
-    def __init__(self, message: str, *, retry_after: int) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, *, retry_after: int, code: str | None = None) -> None:
+        super().__init__(message, code=code)
         self.retry_after = retry_after
 
 

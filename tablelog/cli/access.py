@@ -9,7 +9,7 @@ from urllib.parse import quote
 import typer
 
 from tablelog.cli.options import CampaignOption, JsonOption, remote, target
-from tablelog.cli.output import emit_json
+from tablelog.cli.output import decoded, emit_json, say
 from tablelog.commands import access
 from tablelog.commands.database import opened, resolve_campaign
 
@@ -37,24 +37,44 @@ def invite(
     """Print a new access token for a player or an observer (shown once, stored hashed).
 
     Locally, or through the service as the GM. A player invited for the first time joins
-    the campaign.
+    the campaign. Inviting someone who has held a token here before re-issues their access:
+    every earlier token of theirs stops working, and the log says so for everyone
+    (`access.reissued`), so nobody can keep a second working token of another's seat unseen.
+    Through the service, a player or observer inviting itself gets a second token (another
+    device) and nothing else changes.
 
-    Example: `tablelog invite bob` or `tablelog invite carol --role observer --json`
+    Example: `tablelog invite bob` or `tablelog invite carol --role observer --json`; bob on
+    a new laptop: `tablelog --access-token BOBS_TOKEN invite bob`
     """
     client = remote(ctx)
     if client is not None:
         name = client.campaign(campaign)
         path = f"/campaigns/{quote(name)}/players/{quote(player, safe='')}/tokens"
-        token = str(client.json("POST", path, json={"role": role.value})["token"])
+        given = decoded(client.json("POST", path, json={"role": role.value}), access.Invited)
     else:
         with opened(target(ctx)) as store:
             name = resolve_campaign(store, campaign)
-            token = access.invite(store, name, player, role.value)
+            given = access.grant(store, name, player, role.value)
     if json:
-        emit_json({"token": token, "campaign": name, "player": player, "role": role.value})
+        emit_json(
+            {
+                "token": given.token,
+                "campaign": name,
+                "player": given.player,
+                "role": given.role,
+                "reissued": given.reissued,
+                "revoked": given.revoked,
+                "seq": given.seq,
+            }
+        )
         return
-    typer.echo(f"{role.value} {player}'s access token for {name} (shown once, keep it safe):")
-    typer.echo(token)
+    if given.reissued:
+        say(
+            f"{player}'s access to {name} re-issued: {given.revoked} earlier token(s) revoked; "
+            f"the log says so at seq {given.seq}"
+        )
+    say(f"{given.role} {player}'s access token for {name} (shown once, keep it safe):")
+    say(given.token)
 
 
 def revoke(
@@ -75,7 +95,7 @@ def revoke(
         with opened(target(ctx)) as store:
             name = resolve_campaign(store, campaign)
             count = access.revoke(store, name, player)
-    typer.echo(f"revoked {count} access token(s) of {player} in {name}")
+    say(f"revoked {count} access token(s) of {player} in {name}")
 
 
 def register(app: typer.Typer) -> None:

@@ -19,6 +19,7 @@ from typer.core import TyperGroup
 
 from tablelog import __version__, rulesets
 from tablelog.cli.options import Root
+from tablelog.cli.output import say
 from tablelog.commands.database import DEFAULT_TARGET
 from tablelog.errors import InvalidInput, TablelogError
 
@@ -40,6 +41,7 @@ _MODULES: dict[str, str] = {
     "invite": "tablelog.cli.access",
     "revoke": "tablelog.cli.access",
     "serve": "tablelog.cli.serve",
+    "admin-token": "tablelog.cli.serve",
     "demo": "tablelog.cli.demo",
     "db": "tablelog.cli.database",
 }
@@ -109,7 +111,7 @@ class _Group(TyperGroup):
         try:
             return super().invoke(ctx)
         except TablelogError as exc:
-            typer.echo(str(exc), err=True)
+            say(str(exc), err=True)
             raise typer.Exit(1) from None
         except click.UsageError as exc:  # raised by a command's own parsing of its words
             exc.show()
@@ -133,7 +135,7 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"tablelog {__version__}")
+        say(f"tablelog {__version__}")
         raise typer.Exit()
 
 
@@ -190,14 +192,14 @@ def main() -> None:
     try:
         app()
     except KeyboardInterrupt:
-        typer.echo("interrupted", err=True)
+        say("interrupted", err=True)
         sys.exit(130)
     except Exception as exc:
         # A bug, not a refusal (those exit 1 in _Group): still one sentence, with the way to
         # see the details. Click has already handled its own usage errors (exit 2) by now.
         if os.environ.get("TABLELOG_DEBUG"):
             raise
-        typer.echo(
+        say(
             f"internal-error: {type(exc).__name__}: {exc}; set TABLELOG_DEBUG=1 to see the "
             "traceback, and please report it",
             err=True,

@@ -9,7 +9,7 @@ import msgspec
 import typer
 
 from tablelog.cli.options import CampaignOption, JsonOption, remote, target
-from tablelog.cli.output import decoded, emit_json
+from tablelog.cli.output import decoded, emit_json, say
 from tablelog.commands.audit import audit
 from tablelog.commands.database import opened, resolve_campaign
 from tablelog.projections.account import Account
@@ -49,7 +49,7 @@ def audit_command(
         emit_json({"ok": account.ok, **data})
     else:
         for line in account_lines(account):
-            typer.echo(line)
+            say(line)
     if not account.ok:
         raise typer.Exit(EXIT_DISCREPANCY)
 

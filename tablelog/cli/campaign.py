@@ -9,7 +9,7 @@ import typer
 
 from tablelog import rulesets
 from tablelog.cli.options import JsonOption, remote, target
-from tablelog.cli.output import columns, decoded, emit_json, when
+from tablelog.cli.output import columns, decoded, emit_json, say, when
 from tablelog.commands.campaigns import (
     CampaignSummary,
     list_campaigns,
@@ -85,10 +85,16 @@ def create(
     """Start a new campaign and print the GM's access token (shown once).
 
     Each ruleset's options and their defaults are in its rules (an unknown option is refused
-    with the list of them).
+    with the list of them). A name too like an existing campaign's (`rec.` beside `rec`: the
+    same letters and digits whatever the case and punctuation) is refused. Through the service
+    (`--server`), the access token is the service's admin token, which `tablelog serve`
+    printed on its first start (`tablelog admin-token` on the database makes a new one),
+    unless the service runs with `--open-signup`.
 
     Example: `tablelog campaign create bar-fight --ruleset improv --gm mara --option
-    talent_uses_per_session=5 --deck-mode managed`
+    talent_uses_per_session=5 --deck-mode managed`, or through a service:
+    `tablelog --server http://gm-host:8000 --access-token ADMIN_TOKEN campaign create heist
+    --ruleset improv`
     """
     options = _options(option or [], list(ctx.args))
     # Refuse bad input before the database file is even created.
@@ -113,8 +119,8 @@ def create(
     if json:
         emit_json(made)
         return
-    typer.echo(f"created campaign {made['campaign']} ({made['ruleset']}) in {where}")
-    typer.echo(f"GM {made['gm']}'s access token (shown once, keep it safe): {made['token']}")
+    say(f"created campaign {made['campaign']} ({made['ruleset']}) in {where}")
+    say(f"GM {made['gm']}'s access token (shown once, keep it safe): {made['token']}")
 
 
 @app.command("list")
@@ -145,10 +151,10 @@ def list_(ctx: typer.Context, json: JsonOption = False) -> None:
         )
         return
     if not summaries:
-        typer.echo(
+        say(
             f"no campaigns yet; `tablelog campaign create NAME --ruleset {rulesets.names()[0]}` "
             "starts one"
         )
         return
     rows = [(s.campaign, s.ruleset, str(s.events), when(s.last_activity)) for s in summaries]
-    typer.echo(columns(("campaign", "ruleset", "events", "last activity (UTC)"), rows))
+    say(columns(("campaign", "ruleset", "events", "last activity (UTC)"), rows))

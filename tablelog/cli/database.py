@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from tablelog.cli.options import JsonOption, target
-from tablelog.cli.output import emit_json
+from tablelog.cli.output import emit_json, say
 from tablelog.commands import database
 
 app = typer.Typer(
@@ -22,7 +22,7 @@ def upgrade(ctx: typer.Context) -> None:
     Example: `tablelog --db postgresql+psycopg://postgres@127.0.0.1/tablelog db upgrade`
     """
     result = database.upgrade(target(ctx))
-    typer.echo(f"{result.database} is at revision {result.revision} (head {result.head})")
+    say(f"{result.database} is at revision {result.revision} (head {result.head})")
 
 
 @app.command("current")
@@ -43,4 +43,4 @@ def current(ctx: typer.Context, json: JsonOption = False) -> None:
         )
         return
     state = "up to date" if result.is_current else "needs `tablelog db upgrade`"
-    typer.echo(f"{result.revision or 'none (empty database)'} ({state}; head {result.head})")
+    say(f"{result.revision or 'none (empty database)'} ({state}; head {result.head})")

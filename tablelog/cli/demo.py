@@ -8,6 +8,7 @@ import typer
 
 from tablelog import rulesets
 from tablelog.cli.options import target
+from tablelog.cli.output import say
 from tablelog.commands.database import opened
 from tablelog.commands.demo import demo_of, write_demo
 from tablelog.projections.registry import describe
@@ -41,11 +42,11 @@ def demo(
         written = write_demo(store, name, ruleset=rules.name)
         label = store.label
     campaign = written[0].campaign
-    typer.echo(f"wrote campaign {campaign} ({len(written)} events) into {label}\n")
+    say(f"wrote campaign {campaign} ({len(written)} events) into {label}\n")
     for envelope in written:
         if envelope.type in play.shown:
-            typer.echo(f"{envelope.seq:>4}  {describe(envelope.event())}")
-    typer.echo(
+            say(f"{envelope.seq:>4}  {describe(envelope.event())}")
+    say(
         f"\nnext: `tablelog {rules.name} show {play.conflict} -c {campaign}`, "
         f"`tablelog state -c {campaign}`, `tablelog verify`"
     )

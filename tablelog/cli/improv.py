@@ -8,7 +8,7 @@ from urllib.parse import quote
 import typer
 
 from tablelog.cli.options import CampaignOption, JsonOption
-from tablelog.cli.output import emit_json
+from tablelog.cli.output import emit_json, say
 from tablelog.cli.play import open_conflict, run
 from tablelog.cli.rulesets import read
 from tablelog.errors import InvalidInput
@@ -35,7 +35,13 @@ def character(
     player: Annotated[str, typer.Argument(help="The player (created if new).")],
     name: Annotated[str, typer.Argument(help="The protagonist's name.")],
     talent: Annotated[
-        list[str] | None, typer.Option("--talent", "-t", help="A talent; repeatable.")
+        list[str] | None,
+        typer.Option(
+            "--talent",
+            "-t",
+            help="A talent as the book writes it (1-40 characters, spaces inside allowed, "
+            'any case: "clever investigator"); repeatable.',
+        ),
     ] = None,
     campaign: CampaignOption = None,
 ) -> None:
@@ -99,13 +105,18 @@ def play(
     ctx: typer.Context,
     conflict: Conflict,
     side: SideArg,
-    card: Annotated[str | None, typer.Argument(help="The card, e.g. AH, 10S, JK.")] = None,
+    card: Annotated[
+        str | None, typer.Argument(help="The card, e.g. AH, 10S, JK (none: an empty hand).")
+    ] = None,
     from_deck: Annotated[
         bool, typer.Option("--from-deck", help="GM stakes only: the GM deck's top card, blind.")
     ] = False,
     campaign: CampaignOption = None,
 ) -> None:
     """Play a card face down for a side.
+
+    Managed decks: CARD comes from the owner's hand; with an empty hand, name no card: the
+    side plays blind from the top of its deck, face down, unseen by anyone until the reveal.
 
     Example: `tablelog improv play c1 kit AH` or `tablelog improv play c1 goons --from-deck`
     """
@@ -134,6 +145,9 @@ def bonus(
     campaign: CampaignOption = None,
 ) -> None:
     """Put story-tokens or a talent-marker on a face-down card (+3 each).
+
+    Any card already in play takes bonuses until the reveal, before every side has played
+    (a bluff, as the rulebook's GM lays a card and a token before the player plays).
 
     Example: `tablelog improv bonus c1 --on riso --by gm --token --count 2`
     """
@@ -283,6 +297,26 @@ def close(ctx: typer.Context, conflict: Conflict, campaign: CampaignOption = Non
     run(ctx, campaign, c.Close(conflict=conflict), ruleset=IMPROV)
 
 
+@app.command("abandon")
+def abandon(
+    ctx: typer.Context,
+    conflict: Conflict,
+    reason: Annotated[
+        str, typer.Option("--reason", help="Why the GM ends the conflict without an outcome.")
+    ],
+    campaign: CampaignOption = None,
+) -> None:
+    """The GM abandons an open conflict that cannot go on: nobody wins.
+
+    Face-down cards are turned up; played and victory cards are discarded; tokens on cards go
+    where a round's clean-up sends them and the bank's go to the GM; managed hands are refilled.
+    The conflict is closed, so the session can end.
+
+    Example: `tablelog improv abandon c2 --reason "the party splits up; the fight never happens"`
+    """
+    run(ctx, campaign, c.Abandon(conflict=conflict, reason=reason), ruleset=IMPROV)
+
+
 @app.command("hand")
 def hand(
     ctx: typer.Context,
@@ -298,7 +332,7 @@ def hand(
     if json:
         emit_json(view)
         return
-    typer.echo(
+    say(
         f"{who}: {' '.join(view['cards']) or 'no cards'} "
         f"(deck {view['deck']}, discard {view['discard']})"
     )

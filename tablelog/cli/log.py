@@ -8,7 +8,7 @@ from urllib.parse import quote
 import typer
 
 from tablelog.cli.options import CampaignOption, JsonOption, remote, target
-from tablelog.cli.output import decoded, emit_json, emit_line, when
+from tablelog.cli.output import decoded, emit_json, emit_line, say, when
 from tablelog.cli.progress import progress_bar
 from tablelog.commands.database import opened, resolve_campaign
 from tablelog.commands.log import Report, parse_head, verify
@@ -46,7 +46,7 @@ def log(
         if json:
             emit_line(item.line.encode())
         else:
-            typer.echo(
+            say(
                 f"{item.seq:>5}  {when(item.recorded_at)}  {item.actor:<10} {item.hash[:12]}  "
                 f"{item.text}"
             )
@@ -94,14 +94,14 @@ def verify_command(
         emit_json(report)
     elif report.first_bad is None:
         found = f"; head {expected_head[0]} found" if expected_head else ""
-        typer.echo(
+        say(
             f"ok: {report.campaigns} campaign(s), {report.events} event(s), "
             f"every chain intact{found}"
         )
     else:
         bad = report.first_bad
         where = f"campaign {bad.campaign}, seq {bad.seq}" if bad.campaign else "the log"
-        typer.echo(f"broken: {where}: {bad.reason}", err=True)
+        say(f"broken: {where}: {bad.reason}", err=True)
     if not report.ok:
         raise typer.Exit(EXIT_BROKEN)
 

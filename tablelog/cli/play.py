@@ -8,7 +8,7 @@ import msgspec
 import typer
 
 from tablelog.cli.options import collecting, remote, target
-from tablelog.cli.output import emit_json
+from tablelog.cli.output import emit_json, say
 from tablelog.commands.database import opened, resolve_campaign
 from tablelog.commands.table import execute
 from tablelog.events.envelope import Envelope
@@ -68,7 +68,7 @@ def _conflict(line: str) -> str | None:
 
 def report(written: Sequence[Appended]) -> None:
     for item in written:
-        typer.echo(f"{item.seq:>5}  {item.text}")
+        say(f"{item.seq:>5}  {item.text}")
 
 
 def open_conflict(

@@ -11,7 +11,7 @@ from urllib.parse import quote
 import typer
 
 from tablelog.cli.options import CampaignOption, remote, target
-from tablelog.cli.output import decoded
+from tablelog.cli.output import decoded, say
 from tablelog.cli.progress import progress_bar
 from tablelog.commands.database import opened, resolve_campaign
 from tablelog.commands.log import MAX_SEQ
@@ -61,9 +61,9 @@ def _show(items: Iterable[ReplayItem], interactive: bool) -> int:
     shown = 0
     for item in items:
         shown += 1
-        typer.echo(f"--- seq {item.seq}: {item.text}")
+        say(f"--- seq {item.seq}: {item.text}")
         for line in item.lines:
-            typer.echo(line)
+            say(line)
         if interactive and input("[Enter: next, q: stop] ").strip().lower() == "q":
             break
     return shown

@@ -10,7 +10,7 @@ from urllib.parse import quote
 import typer
 
 from tablelog.cli.options import CampaignOption, JsonOption, no_view_choice, remote, target
-from tablelog.cli.output import decoded, emit_json
+from tablelog.cli.output import decoded, emit_json, say
 from tablelog.commands.database import opened, resolve_campaign
 from tablelog.commands.reads import Shown, ruleset_read, show
 from tablelog.rules.names import player_name
@@ -44,7 +44,7 @@ def _show_command(ruleset: str) -> Any:
             emit_json(shown.view)
             return
         for line in shown.lines:
-            typer.echo(line)
+            say(line)
 
     show_conflict.__doc__ = f"""Show a conflict round by round.
 

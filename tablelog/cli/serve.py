@@ -1,4 +1,4 @@
-"""`tablelog serve`: the play-by-post service."""
+"""`tablelog serve`: the play-by-post service; `tablelog admin-token`: its admin's token."""
 
 from __future__ import annotations
 
@@ -7,9 +7,11 @@ from typing import Annotated
 
 import typer
 
-from tablelog.cli.options import target
-from tablelog.commands.database import open_store
-from tablelog.http.throttle import DEFAULT_LIMIT
+from tablelog.cli.options import JsonOption, target
+from tablelog.cli.output import emit_json, say
+from tablelog.commands.admin import first_admin_token, new_admin_token
+from tablelog.commands.database import EventStore, open_store, opened
+from tablelog.http.throttle import DEFAULT_CAMPAIGN_LIMIT, DEFAULT_LIMIT
 
 
 def serve(
@@ -27,13 +29,42 @@ def serve(
             min=1,
         ),
     ] = DEFAULT_LIMIT,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            "--forwarded-allow-ips",
+            help="Behind a reverse proxy: the proxy's addresses (comma-separated IPs or "
+            "networks, or '*'), whose X-Forwarded-For names the client. Without it no "
+            "forwarded header is trusted: the client is the connection's peer.",
+            show_default=False,
+        ),
+    ] = None,
+    open_signup: Annotated[
+        bool,
+        typer.Option(
+            "--open-signup",
+            help="Let anyone create a campaign through the service (by default it takes the "
+            "admin token this command prints on its first start).",
+        ),
+    ] = False,
+    campaign_limit: Annotated[
+        int,
+        typer.Option(
+            "--campaign-limit",
+            help="Campaigns created through the service per client address and hour.",
+            min=1,
+        ),
+    ] = DEFAULT_CAMPAIGN_LIMIT,
 ) -> None:
     """Run the HTTP service over the chosen database (SQLite file or PostgreSQL URL).
 
     Players then use the CLI with `--server http://HOST:PORT --access-token TOKEN`; the
-    OpenAPI document is at /schema/openapi.json. Stop it with Ctrl-C.
+    OpenAPI document is at /schema/openapi.json. On its first start over a database it
+    prints the admin token, which creating a campaign through the service needs. Stop it
+    with Ctrl-C.
 
-    Example: `tablelog --db tablelog.db serve --port 8000`
+    Example: `tablelog --db tablelog.db serve --port 8000`, or behind a proxy on this host:
+    `tablelog serve --forwarded-allow-ips 127.0.0.1`
     """
     import uvicorn
 
@@ -43,15 +74,65 @@ def serve(
     assert isinstance(location, str)
     store = open_store(location, create=True)  # refuse a bad database before listening
     try:
-        typer.echo(f"tablelog service on http://{host}:{port} over {store.label}", err=True)
-        app = create_app(store, auth_failures=auth_failures)
+        say(f"tablelog service on http://{host}:{port} over {store.label}", err=True)
+        _announce_admin(store, open_signup)
+        app = create_app(
+            store,
+            auth_failures=auth_failures,
+            open_signup=open_signup,
+            campaign_limit=campaign_limit,
+        )
         # The service's modules and routes live as long as it does: the garbage collector
         # need not walk them again on every full collection.
         gc.freeze()
-        uvicorn.run(app, host=host, port=port, log_level="warning")
+        uvicorn.run(
+            app,
+            host=host,
+            port=port,
+            log_level="warning",
+            # uvicorn's own default trusts X-Forwarded-For from 127.0.0.1: anyone on the
+            # host could then choose the address the sign-in limit counts.
+            proxy_headers=forwarded_allow_ips is not None,
+            forwarded_allow_ips=forwarded_allow_ips or "",
+        )
     finally:
         store.close()
 
 
+def _announce_admin(store: EventStore, open_signup: bool) -> None:
+    if open_signup:
+        say("anyone may create a campaign here (--open-signup)", err=True)
+        return
+    token = first_admin_token(store)
+    if token is None:
+        say(
+            "creating a campaign here takes the admin token printed on this database's first "
+            "serve (`tablelog admin-token` prints a new one)",
+            err=True,
+        )
+        return
+    say(f"admin token (shown once, keep it safe; creating a campaign here takes it): {token}")
+
+
+def admin_token(ctx: typer.Context, json: JsonOption = False) -> None:
+    """Print a new admin token for the service over this database (shown once, stored
+    hashed); the earlier one stops working. Creating a campaign through the service takes it:
+    `tablelog --server URL --access-token ADMIN_TOKEN campaign create NAME --ruleset improv`.
+
+    Only on the database itself (not through --server).
+
+    Example: `tablelog --db tablelog.db admin-token`
+    """
+    with opened(target(ctx), create=True) as store:
+        token = new_admin_token(store)
+        where = store.label
+    if json:
+        emit_json({"token": token})
+        return
+    say(f"admin token for the service over {where} (shown once; any earlier one stops working):")
+    say(token)
+
+
 def register(app: typer.Typer) -> None:
     app.command("serve")(serve)
+    app.command("admin-token")(admin_token)

@@ -8,7 +8,7 @@ from urllib.parse import quote
 import typer
 
 from tablelog.cli.options import CampaignOption, JsonOption, no_view_choice, remote, target
-from tablelog.cli.output import emit_json
+from tablelog.cli.output import emit_json, say
 from tablelog.cli.play import run
 from tablelog.commands.database import opened, resolve_campaign
 from tablelog.commands.table import state_view_of
@@ -92,7 +92,7 @@ def state(
         emit_json(view)
         return
     for line in state_lines(view):
-        typer.echo(line)
+        say(line)
 
 
 def state_lines(view: dict[str, Any]) -> list[str]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 import tempfile
 from enum import StrEnum
 from pathlib import Path
@@ -13,7 +12,7 @@ from urllib.parse import quote
 import typer
 
 from tablelog.cli.options import CampaignOption, JsonOption, remote, target
-from tablelog.cli.output import emit_json
+from tablelog.cli.output import emit_json, emit_raw, say
 from tablelog.cli.progress import progress_bar
 from tablelog.commands.database import opened, resolve_campaign
 from tablelog.commands.importing import import_into
@@ -99,11 +98,10 @@ def export(
     else:
         data, done = _local_export(ctx, format_, campaign, conflict, session)
     if output is None:
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
+        emit_raw(data, json_lines=format_.value == "jsonl")
         return
     _write(output, data)
-    typer.echo(f"{done} to {output}", err=True)
+    say(f"{done} to {output}", err=True)
 
 
 def _local_export(
@@ -155,11 +153,11 @@ def import_(
         )
         return
     for item in imported:
-        typer.echo(
+        say(
             f"imported campaign {item.campaign} ({item.ruleset}, {item.events} events, "
             f"head {item.head_seq}:{item.head_hash})"
         )
-        typer.echo(f"GM access token (shown once, keep it safe): {item.token}")
+        say(f"GM access token (shown once, keep it safe): {item.token}")
 
 
 def register(app: typer.Typer) -> None:

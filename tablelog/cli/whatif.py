@@ -16,7 +16,7 @@ from typer.exceptions import TyperException
 
 from tablelog.cli import options
 from tablelog.cli.options import CampaignOption, JsonOption, remote, target
-from tablelog.cli.output import decoded, emit_json
+from tablelog.cli.output import decoded, emit_json, say
 from tablelog.cli.table import state_lines
 from tablelog.commands.database import EventStore, opened, resolve_campaign
 from tablelog.commands.endpoints import call_of
@@ -172,19 +172,19 @@ def whatif(
     if json:
         emit_json({"state": imagined, "differences": changed})
         return
-    typer.echo(f"what if, from seq {at} of campaign {name} (a scratch copy; the log is unchanged)")
+    say(f"what if, from seq {at} of campaign {name} (a scratch copy; the log is unchanged)")
     for text in transcript:
-        typer.echo(text)
-    typer.echo("")
+        say(text)
+    say("")
     for text in state_lines(imagined):
-        typer.echo(text)
-    typer.echo("")
+        say(text)
+    say("")
     if not changed:
-        typer.echo("no outcome differs from the real one")
+        say("no outcome differs from the real one")
     for d in changed:
-        typer.echo(f"conflict {d.conflict} differs:")
-        typer.echo(f"  real    ({d.real_status or 'absent'}): {_beats(d.real)}")
-        typer.echo(f"  what-if ({d.whatif_status or 'absent'}): {_beats(d.whatif)}")
+        say(f"conflict {d.conflict} differs:")
+        say(f"  real    ({d.real_status or 'absent'}): {_beats(d.real)}")
+        say(f"  what-if ({d.whatif_status or 'absent'}): {_beats(d.whatif)}")
 
 
 def _through_service(

@@ -15,12 +15,14 @@ import msgspec
 
 from tablelog.commands import state
 from tablelog.errors import Forbidden, InvalidInput, NotFound, Unauthenticated
+from tablelog.events.base import Event
+from tablelog.events.core import AccessReissued
 from tablelog.events.envelope import Envelope, Pending
 from tablelog.rules.common import JoinPlayer
 from tablelog.rules.names import new_player_name, player_name
 from tablelog.rules.registry import no_shuffle
 from tablelog.storage import CampaignHead, EventStore
-from tablelog.storage.access import find_token, revoke_tokens
+from tablelog.storage.access import find_service_token, find_token, holders, revoke_tokens
 
 TOKEN_BYTES = 32
 ROLES = ("gm", "player", "observer")
@@ -69,12 +71,25 @@ def authenticate(store: EventStore, token: str | None) -> Caller:
     digest = token_digest(token.strip())
     row = find_token(store, digest)
     if row is None:
+        if find_service_token(store, digest) is not None:  # a second read for a miss only
+            raise Forbidden(
+                "this is the service's admin token: it creates campaigns, and opens none; a "
+                "campaign's commands take a token of that campaign",
+                code="admin-token",
+            )
         raise Unauthenticated("the access token is not known to this service")
     if row.revoked:
         raise Unauthenticated("the access token was revoked", code="revoked-token")
     return Caller(
         campaign=row.campaign, player=row.player, role=row.role, digest=digest, head=row.head
     )
+
+
+def head_if_signed_in(store: EventStore, caller: Caller) -> CampaignHead | None:
+    """The campaign's head while the caller's token still holds; None once it was revoked
+    (by anyone: this service, another, or the CLI on the database). One indexed read."""
+    row = find_token(store, caller.digest)
+    return None if row is None or row.revoked else row.head
 
 
 def require_campaign(caller: Caller, campaign: str) -> None:
@@ -94,6 +109,19 @@ def _gm_only(caller: Caller | None, doing: str) -> None:
         )
 
 
+class Invited(msgspec.Struct, frozen=True, kw_only=True):
+    """A token handed out (shown once), and whether it replaced earlier ones."""
+
+    token: str
+    player: str
+    role: str
+    # A re-issue: every earlier token of `player` stopped working (`revoked` were still
+    # live), and the log says so at `seq` for everyone.
+    reissued: bool = False
+    revoked: int = 0
+    seq: int | None = None
+
+
 def invite(
     store: EventStore,
     campaign: str,
@@ -102,14 +130,38 @@ def invite(
     *,
     caller: Caller | None = None,
 ) -> str:
-    """A new token for `player` (created as a player of the campaign if new); shown once."""
+    """A new token for `player` (created as a player of the campaign if new); shown once.
+    See `grant`, which also says whether it was a re-issue."""
+    return grant(store, campaign, player, role, caller=caller).token
+
+
+def grant(
+    store: EventStore,
+    campaign: str,
+    player: str,
+    role: str = "player",
+    *,
+    caller: Caller | None = None,
+) -> Invited:
+    """A new access token for `player`, shown once.
+
+    A signed-in caller asking for itself adds a device: a token of its own role, nothing
+    else changes. Otherwise only the GM (through the service) or the operator (`caller`
+    None, on the database) invites: a new player joins the campaign (an observer only gets a
+    token); someone who has held a token here before gets the new one *in place of* every
+    earlier one, which stop working, and an `access.reissued` event tells everyone. So no
+    one holds a second working token of another's seat unseen.
+    """
+    name = player_name(player, "player name")
+    if caller is not None and caller.player == name:
+        return _another_device(store, campaign, caller, role)
     _gm_only(caller, "invite")
     if role not in ROLES or (role == "gm" and caller is not None):
         raise InvalidInput(f"--role is player or observer; got {role!r}", code="bad-role")
-    name = player_name(player, "player name")
     token, digest = new_token()
     entry = state.entry_for(store, campaign)
     written: list[Envelope] = []
+    revoked: int | None = None
     with entry.lock:
         with store.transaction(campaign) as tx:
             folded = state.load_locked(entry, tx)
@@ -121,18 +173,55 @@ def invite(
                     f"the GM of campaign {campaign} is {gm_name}; --role gm is only for them",
                     code="bad-role",
                 )
+            events: list[Event] = []
             if role == "observer":  # not a player, but never under a name of the rules
                 new_player_name(player, gm=gm_name, players={})
             if role == "player":
                 # An observer is not a player of the game: no event, only a token.
-                events = folded.ruleset.decide(folded.state, JoinPlayer(player=player), no_shuffle)
-                gm = getattr(folded.state, "gm", None)
-                written = tx.append(
-                    [Pending.of(e, actor=gm or "gm", event_id=str(uuid.uuid4())) for e in events]
-                ).events
+                events = list(
+                    folded.ruleset.decide(folded.state, JoinPlayer(player=player), no_shuffle)
+                )
+            if holders(tx.connection, campaign=campaign, player=name):
+                revoked = revoke_tokens(tx.connection, campaign=campaign, player=name)
+                by = "operator" if caller is None else "gm"
+                events.append(AccessReissued(player=name, role=role, revoked=revoked, by=by))
+            actor = caller.player if caller is not None else "operator"
+            gm = getattr(folded.state, "gm", None) or "gm"
+            written = tx.append(
+                [
+                    Pending.of(
+                        e,
+                        actor=actor if isinstance(e, AccessReissued) else gm,
+                        event_id=str(uuid.uuid4()),
+                    )
+                    for e in events
+                ]
+            ).events
             tx.add_access_token(token_hash=digest, player=name, role=role)
         state.advance(entry, written, None)  # committed: the cached state moves on
-    return token
+    if revoked is None:
+        return Invited(token=token, player=name, role=role)
+    return Invited(
+        token=token,
+        player=name,
+        role=role,
+        reissued=True,
+        revoked=revoked,
+        seq=written[-1].seq,
+    )
+
+
+def _another_device(store: EventStore, campaign: str, caller: Caller, role: str) -> Invited:
+    """The caller's own second token (another device): same seat, same role, no event."""
+    if role != caller.role:
+        raise InvalidInput(
+            f"a token you ask for yourself has your own role ({caller.role}); got {role!r}",
+            code="bad-role",
+        )
+    token, digest = new_token()
+    with store.transaction(campaign) as tx:
+        tx.add_access_token(token_hash=digest, player=caller.player, role=caller.role)
+    return Invited(token=token, player=caller.player, role=caller.role)
 
 
 def revoke(store: EventStore, campaign: str, player: str, *, caller: Caller | None = None) -> int:

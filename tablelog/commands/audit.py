@@ -7,12 +7,12 @@ from itertools import chain
 from typing import Any
 
 from tablelog.errors import NotFound, StorageError
-from tablelog.events.core import CampaignCreated
+from tablelog.events.core import AccessReissued, CampaignCreated
 from tablelog.events.envelope import Envelope
-from tablelog.projections.account import Account, AuditStep, Discrepancy
+from tablelog.projections.account import Account, AuditStep, Discrepancy, Note
 from tablelog.projections.book import Book, write
 from tablelog.projections.fold import Folded, InconsistentLog, steps_before
-from tablelog.projections.registry import views_for
+from tablelog.projections.registry import reissued_text, views_for
 from tablelog.rules import registry
 from tablelog.storage import EventStore
 
@@ -33,12 +33,15 @@ def account_of(envelopes: Iterable[Envelope], *, scope: str | None = None) -> Ac
     walked = steps_before(chain([first], walk))
     folded: list[Folded] = []
     broken: list[InconsistentLog] = []
+    access: list[Note] = []
 
     def steps() -> Iterator[AuditStep]:
         try:
             for envelope, event, before in walked:
                 if not folded:
                     folded.append(before)
+                if isinstance(event, AccessReissued):
+                    access.append(_reissued(envelope.seq, event))
                 yield AuditStep(envelope, event, before.state)
         except InconsistentLog as exc:
             broken.append(exc)  # the account stops here; the verdict names the event
@@ -52,6 +55,7 @@ def account_of(envelopes: Iterable[Envelope], *, scope: str | None = None) -> Ac
     book = Book(first.campaign, rules.name, scope)
     auditor = views_for(rules.name).auditor()
     account = write(book, auditor, steps(), rules.table, after)
+    account.access = access
     for exc in broken:
         account.discrepancies.append(
             Discrepancy(
@@ -64,6 +68,11 @@ def account_of(envelopes: Iterable[Envelope], *, scope: str | None = None) -> Ac
             )
         )
     return account
+
+
+def _reissued(seq: int, event: AccessReissued) -> Note:
+    data = {"player": event.player, "role": event.role, "revoked": event.revoked, "by": event.by}
+    return Note(seq=seq, kind="access-reissued", text=reissued_text(event, seq), data=data)
 
 
 def audit(store: EventStore, campaign: str, *, conflict: str | None = None) -> Account:

@@ -11,7 +11,7 @@ from tablelog.commands.access import new_token
 from tablelog.events.core import CampaignCreated
 from tablelog.events.envelope import Envelope, Pending
 from tablelog.rules import registry
-from tablelog.rules.names import campaign_name, gm_name
+from tablelog.rules.names import campaign_key, campaign_name, gm_name
 from tablelog.rules.options import parse_options, to_record
 from tablelog.storage import EventStore
 
@@ -58,10 +58,11 @@ def plan_campaign(
 def start_campaign(store: EventStore, plan: CampaignCreated) -> Created:
     """Write a planned campaign: its first event and the GM's access token, in one transaction.
 
-    The token is stored only as a digest and cannot be shown again.
+    The token is stored only as a digest and cannot be shown again. A name too like an
+    existing campaign's (`rec.` beside `rec`: see `campaign_key`) is refused.
     """
     token, digest = new_token()
-    with store.new_campaign(plan.campaign, plan.ruleset) as tx:
+    with store.new_campaign(plan.campaign, plan.ruleset, like=campaign_key) as tx:
         result = tx.append([Pending.of(plan, actor=plan.gm, event_id=str(uuid.uuid4()))])
         tx.add_access_token(token_hash=digest, player=plan.gm, role="gm")
     return Created(

@@ -1,5 +1,10 @@
-"""The check of an export's lines, turned into rows to store: shape, sequence, chain, hash and
-a payload this tablelog can read, line by line.
+"""The check of an export's lines, turned into rows to store: shape, sequence, chain, hash, a
+payload this tablelog can read, and a salt wherever a payload hides something, line by line.
+
+An event that hides a field from other players (a card face down, a hand: `Event.hidden`)
+carries random salt, so its hash, which everyone sees, tells nothing about the field. One
+without salt (a log written before salts existed, or crafted) gives it away to anyone who
+tries the 54 card codes against the hash: such a file is refused.
 
 Pure and light (msgspec and the event modules, no database): an import runs it in its own
 process, or in a worker process beside the one writing (`main`, see importing.py), and both
@@ -124,7 +129,9 @@ def checked_batches(handle: IO[bytes]) -> Iterator[Batch]:
                 or decoder is None
             ):
                 raise LookupError
-            decoder.decode(payload)
+            event = decoder.decode(payload)
+            if event.hidden and not getattr(event, "salt", ""):
+                raise LookupError
         except (msgspec.DecodeError, msgspec.ValidationError, ValueError, LookupError):
             checked = _careful(number, line, chains)
             if checked is None:
@@ -168,6 +175,13 @@ def _careful(
         event = e.event()
     except UndecodableEvent as exc:
         raise _bad(number, f"seq {e.seq}: the payload cannot be read ({exc})") from None
+    if event.hidden and not getattr(event, "salt", ""):
+        raise _bad(
+            number,
+            f"seq {e.seq}: {e.type} hides {', '.join(event.hidden)} from other players but has "
+            "no salt, so its hash gives them away to anyone who tries the few values they can "
+            "take; tablelog loads no such log",
+        )
     if (chain is None) != isinstance(event, CampaignCreated):
         raise _bad(number, "a campaign must begin with campaign.created, and only once")
     if isinstance(event, CampaignCreated) and event.campaign != e.campaign:

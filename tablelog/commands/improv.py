@@ -16,6 +16,7 @@ ENDPOINTS = [
     Endpoint(c.Give, "/improv/conflicts/{conflict}/gifts", "Give a victory card"),
     Endpoint(c.Narrate, "/improv/conflicts/{conflict}/narrations", "Narrate for a side"),
     Endpoint(c.Close, "/improv/conflicts/{conflict}/close", "Close the conflict"),
+    Endpoint(c.Abandon, "/improv/conflicts/{conflict}/abandon", "Abandon the conflict (GM)"),
     Endpoint(c.Award, "/improv/awards", "Award a story-token"),
     Endpoint(c.Redraw, "/improv/redraws", "Spend a token to redraw cards"),
     Endpoint(c.Bribe, "/improv/bribes", "Pass a token for narration"),

@@ -1,7 +1,9 @@
-"""Events every ruleset shares: a campaign's creation, and sessions and scenes.
+"""Events every ruleset shares: a campaign's creation, sessions and scenes, and a re-issued
+access token.
 
 `campaign.created` is always seq 1 of a campaign's stream. It records the ruleset and every
 option with its value (defaults filled in), so replays use the options the campaign began with.
+`access.reissued` changes no game state (every ruleset's evolve takes it and moves on).
 """
 
 from __future__ import annotations
@@ -42,3 +44,16 @@ class SceneStarted(Event, frozen=True, tag="scene.started"):
 @registered
 class SceneEnded(Event, frozen=True, tag="scene.ended"):
     scene: int
+
+
+@registered
+class AccessReissued(Event, frozen=True, tag="access.reissued"):
+    """Someone who had held access to the campaign was given a new token, by the GM through
+    the service (`by` gm) or by the operator on the database (`by` operator), and every
+    earlier token of theirs stopped working (`revoked`: how many were still live). Public:
+    whoever's seat it is sees when someone else could have held its token."""
+
+    player: str
+    role: str
+    revoked: int
+    by: str

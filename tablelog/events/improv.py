@@ -143,6 +143,9 @@ class CardPlayed(Event, frozen=True, tag="improv.card_played"):
     card: str
     from_deck: bool = False
     deck: str | None = None  # managed mode: the deck a blind card came from
+    # Managed mode, played blind because its owner's hand was empty: nobody sees it, its
+    # owner included, until the reveal.
+    unseen: bool = False
     salt: str = ""  # see Event.hidden
 
     hidden: ClassVar[tuple[str, ...]] = ("card",)
@@ -280,4 +283,9 @@ class ConflictClosed(Event, frozen=True, tag="improv.conflict_closed"):
     beats: list[list[str]]
     final: list[FinalPair] = []
     token_moves: list[TokenMove] = []
-    abandoned: bool = False  # closed before any card was played: no outcome
+    # No outcome: closed before any card was played, or abandoned by the GM (`improv abandon`,
+    # which records its `reason`): nobody wins, played and victory cards are discarded.
+    abandoned: bool = False
+    reason: str | None = None  # the GM's reason for abandoning
+    cards: dict[str, str] = {}  # abandoned: the face-down cards it turned up (side -> card)
+    discarded: dict[str, list[str]] = {}  # abandoned: every card it discarded, per side

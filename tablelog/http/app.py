@@ -6,7 +6,7 @@ decide and authorize inside `execute`. Blocking database work runs in worker thr
 
 from __future__ import annotations
 
-from litestar import Litestar
+from litestar import Litestar, Router
 from litestar.datastructures import State
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi import OpenAPIConfig
@@ -15,18 +15,36 @@ from tablelog import __version__
 from tablelog.commands.database import EventStore, open_store
 from tablelog.errors import TablelogError
 from tablelog.http import errors, reads, stream
+from tablelog.http.body import JsonRequest
 from tablelog.http.commands import command_routes
+from tablelog.http.context import signed_in
 from tablelog.http.rulesets import ruleset_routes
-from tablelog.http.throttle import DEFAULT_LIMIT, FailedSignIns
+from tablelog.http.throttle import (
+    DEFAULT_CAMPAIGN_LIMIT,
+    DEFAULT_LIMIT,
+    CampaignQuota,
+    FailedSignIns,
+)
 
 
-def create_app(target: str | EventStore, *, auth_failures: int = DEFAULT_LIMIT) -> Litestar:
-    """The service over the log at `target` (a path or URL, opened at start-up, or a store);
-    `auth_failures`: failed sign-ins allowed per client address and minute."""
+def create_app(
+    target: str | EventStore,
+    *,
+    auth_failures: int = DEFAULT_LIMIT,
+    open_signup: bool = False,
+    campaign_limit: int = DEFAULT_CAMPAIGN_LIMIT,
+) -> Litestar:
+    """The service over the log at `target` (a path or URL, opened at start-up, or a store).
+
+    `auth_failures`: failed sign-ins allowed per client address and minute; `open_signup`:
+    anyone may create a campaign (otherwise only with the service's admin token);
+    `campaign_limit`: campaigns created per client address and hour."""
     state = State(
         {
             "store": target if isinstance(target, EventStore) else None,
             "sign_ins": FailedSignIns(auth_failures),
+            "open_signup": open_signup,
+            "campaigns": CampaignQuota(campaign_limit),
         }
     )
 
@@ -39,8 +57,16 @@ def create_app(target: str | EventStore, *, auth_failures: int = DEFAULT_LIMIT) 
         if not isinstance(target, EventStore) and state.store is not None:
             state.store.close()
 
-    return Litestar(
+    # Every route but reads.PUBLIC signs its caller in before anything else of the request
+    # is read (context.py).
+    signed = Router(
+        path="/",
         route_handlers=[*reads.ROUTES, *ruleset_routes(), *stream.ROUTES, *command_routes()],
+        guards=[signed_in],
+    )
+    return Litestar(
+        route_handlers=[*reads.PUBLIC, signed],
+        request_class=JsonRequest,
         state=state,
         on_startup=[start],
         on_shutdown=[stop],

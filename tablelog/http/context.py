@@ -1,16 +1,28 @@
-"""What every handler needs: the store, and the caller its token names."""
+"""What every handler needs: the store, and the caller its token names.
+
+The caller is found by a guard (`signed_in`), which Litestar runs before it reads anything
+else of the request: the body, the headers and the query are parsed only for a caller whose
+token holds. So a request with an unknown token is 401 and counts against its address
+(throttle.py) whatever its body, and only a signed-in caller's body is ever decoded.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from litestar import Request
+import anyio
+from litestar.connection import ASGIConnection
 from litestar.datastructures import State
+from litestar.handlers import BaseRouteHandler
 
 from tablelog.commands.access import Caller, authenticate, require_campaign
+from tablelog.commands.admin import require_admin
 from tablelog.commands.database import EventStore
 from tablelog.errors import Unauthenticated
-from tablelog.http.throttle import FailedSignIns
+from tablelog.http.throttle import CampaignQuota, FailedSignIns
+
+AnyConnection = ASGIConnection[Any, Any, Any, Any]
+_CALLER = "tablelog.caller"  # where the guard keeps the caller, in the request's scope state
 
 
 def store_of(state: State) -> EventStore:
@@ -19,24 +31,30 @@ def store_of(state: State) -> EventStore:
     return store
 
 
-def bearer(request: Request[Any, Any, Any]) -> str | None:
-    header = request.headers.get("authorization", "")
+def bearer(connection: AnyConnection) -> str | None:
+    header = connection.headers.get("authorization", "")
     scheme, _, token = header.partition(" ")
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
-def caller_for(request: Request[Any, Any, Any], campaign: str | None = None) -> Caller:
+def client_address(connection: AnyConnection) -> str:
+    """The peer's address: the socket's, or a trusted proxy's word for it (`serve
+    --forwarded-allow-ips`; uvicorn rewrites the client only then)."""
+    return connection.client.host if connection.client is not None else "unknown"
+
+
+def sign_in(connection: AnyConnection, campaign: str | None = None) -> Caller:
     """The caller named by the request's bearer token (and, given, its campaign must match).
 
     A token the service does not know (or a revoked one) counts against the client's address
     (throttle.py); past the limit, its tokens are not even looked at for a while."""
-    token = bearer(request)
-    sign_ins: FailedSignIns = request.app.state.sign_ins
-    address = request.client.host if request.client is not None else "unknown"
+    token = bearer(connection)
+    sign_ins: FailedSignIns = connection.app.state.sign_ins
+    address = client_address(connection)
     if token is not None:
         sign_ins.check(address)
     try:
-        caller = authenticate(store_of(request.app.state), token)
+        caller = authenticate(store_of(connection.app.state), token)
     except Unauthenticated:
         if token is not None:
             sign_ins.failed(address)
@@ -44,3 +62,51 @@ def caller_for(request: Request[Any, Any, Any], campaign: str | None = None) -> 
     if campaign is not None:
         require_campaign(caller, campaign.strip().lower())
     return caller
+
+
+async def signed_in(connection: AnyConnection, _handler: BaseRouteHandler) -> None:
+    """Guard: sign the caller in before the request's body or parameters are read.
+
+    On a SQLite file the token's row is one indexed read of a WAL database, which never
+    waits for a writer (checkpoints are PASSIVE): tens of microseconds, less than a hop to a
+    worker thread and back, which doubled the CPU a read costs (bench/service.py). A server
+    is asked from a worker thread: the loop never waits on the network."""
+    campaign = connection.path_params.get("campaign")
+    given = campaign if isinstance(campaign, str) else None
+    if store_of(connection.app.state).is_sqlite:
+        caller = sign_in(connection, given)
+    else:
+        caller = await anyio.to_thread.run_sync(sign_in, connection, given)
+    state: dict[str, Any] = connection.scope.setdefault("state", {})
+    state[_CALLER] = caller
+
+
+def caller_for(connection: AnyConnection, campaign: str | None = None) -> Caller:
+    """The caller the guard signed in (or, on a route without it, signed in now)."""
+    found = connection.scope.get("state", {}).get(_CALLER)
+    if isinstance(found, Caller):
+        return found
+    return sign_in(connection, campaign)
+
+
+def _admin(connection: AnyConnection) -> None:
+    token = bearer(connection)
+    sign_ins: FailedSignIns = connection.app.state.sign_ins
+    address = client_address(connection)
+    if token is not None:
+        sign_ins.check(address)
+    try:
+        require_admin(store_of(connection.app.state), token)
+    except Unauthenticated:
+        if token is not None:
+            sign_ins.failed(address)
+        raise
+
+
+async def may_create(connection: AnyConnection, _handler: BaseRouteHandler) -> None:
+    """Guard of `POST /campaigns`: the service's admin token (anyone's request with `serve
+    --open-signup`), from an address that has not used up its campaigns for the hour."""
+    if not connection.app.state.open_signup:
+        await anyio.to_thread.run_sync(_admin, connection)
+    quota: CampaignQuota = connection.app.state.campaigns
+    quota.check(client_address(connection))

@@ -19,7 +19,8 @@ from tablelog.commands.reads import LogItem, ReplayItem, log_items, replay_items
 from tablelog.commands.table import state_view_of
 from tablelog.commands.whatif import WhatIfResult, play_whatif
 from tablelog.errors import InvalidInput, NotFound
-from tablelog.http.context import caller_for, store_of
+from tablelog.http.context import caller_for, client_address, may_create, store_of
+from tablelog.http.throttle import CampaignQuota
 from tablelog.projections.account import Account, Discrepancy
 
 AnyRequest = Request[Any, Any, Any]
@@ -54,6 +55,11 @@ class Invitation(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
 
 class Token(msgspec.Struct, frozen=True, kw_only=True):
     token: str
+    player: str
+    role: str
+    reissued: bool = False  # in place of every earlier token of `player` (see `revoked`)
+    revoked: int = 0
+    seq: int | None = None  # where the log says so
 
 
 class Revoked(msgspec.Struct, frozen=True, kw_only=True):
@@ -71,11 +77,15 @@ def health() -> Health:
     return Health(service="tablelog", version=__version__)
 
 
-@post("/campaigns", sync_to_thread=True, tags=["campaigns"], status_code=201)
+@post("/campaigns", sync_to_thread=True, tags=["campaigns"], status_code=201, guards=[may_create])
 def create(request: AnyRequest, data: JSONBody[NewCampaign]) -> CreatedCampaign:
-    """Create a campaign; the response holds the GM's access token (shown once)."""
+    """Create a campaign, with the service's admin token as the bearer (no token when the
+    service runs with `--open-signup`); a few per address and hour. The response holds the
+    GM's access token (shown once)."""
     plan = plan_campaign(data.name, ruleset=data.ruleset, gm=data.gm, options=data.options)
     created = start_campaign(store_of(request.app.state), plan)
+    quota: CampaignQuota = request.app.state.campaigns
+    quota.created(client_address(request))
     return CreatedCampaign(
         campaign=created.campaign,
         ruleset=created.ruleset,
@@ -113,12 +123,22 @@ def me(request: AnyRequest) -> Me:
 def invite(
     request: AnyRequest, campaign: FromPath[str], player: FromPath[str], data: JSONBody[Invitation]
 ) -> Token:
-    """A new access token for a player or an observer (GM only); shown once."""
+    """A new access token, shown once. The GM invites a player (who joins) or an observer;
+    for someone who has held access before it is a re-issue: every earlier token of theirs
+    stops working and the log says so (`access.reissued`, public). A caller asking for
+    itself gets a second token of its own role (another device)."""
     caller = caller_for(request, campaign)
-    token = access.invite(
+    given = access.grant(
         store_of(request.app.state), caller.campaign, player, data.role, caller=caller
     )
-    return Token(token=token)
+    return Token(
+        token=given.token,
+        player=given.player,
+        role=given.role,
+        reissued=given.reissued,
+        revoked=given.revoked,
+        seq=given.seq,
+    )
 
 
 @delete(
@@ -235,10 +255,11 @@ def verify_route(
     return verify(store_of(request.app.state), head=expected, campaign=caller.campaign)
 
 
+# Outside the guard of context.py: the health check; creation, which needs no campaign's
+# token (see `may_create`); and the list, which shares its path and signs its caller in itself
+# (it reads no body and no parameter).
+PUBLIC = [health, create, campaigns]
 ROUTES = [
-    health,
-    create,
-    campaigns,
     me,
     invite,
     revoke,
@@ -250,7 +271,7 @@ ROUTES = [
     verify_route,
 ]
 
-__all__ = ["ROUTES"]
+__all__ = ["PUBLIC", "ROUTES"]
 
 
 class WhatIfRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

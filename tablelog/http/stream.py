@@ -2,7 +2,10 @@
 
 A client resumes with `Last-Event-ID` (the last seq it saw; the SSE event id is the seq). New
 events are found by polling the log from that seq, which works whoever appended them (this
-service, another one, or the CLI on the same database).
+service, another one, or the CLI on the same database). Each poll reads the caller's token
+row with the head (one indexed read, as before), so a token revoked by any of them (`tablelog
+revoke` on the database, too) ends its feed at the next poll, a quarter of a second later:
+a last `revoked` event says why, and the stream closes.
 """
 
 from __future__ import annotations
@@ -16,18 +19,23 @@ from litestar import Request, get
 from litestar.params import FromPath, HeaderParameter, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
-from tablelog.commands.access import Caller
+from tablelog.commands.access import Caller, head_if_signed_in
 from tablelog.commands.database import EventStore
+from tablelog.commands.log import MAX_SEQ
 from tablelog.commands.reads import LogItem, log_items
+from tablelog.errors import InvalidInput
 from tablelog.http.context import caller_for, store_of
 
-POLL_S = 0.25
+POLL_S = 0.25  # also how soon a revoked token's feed ends
 HEARTBEAT_S = 15.0
 
 
-def _new(store: EventStore, caller: Caller, after: int) -> list[LogItem]:
-    head = store.head(caller.campaign)
-    if head is None or head.seq <= after:
+def _new(store: EventStore, caller: Caller, after: int) -> list[LogItem] | None:
+    """The events after seq `after` as the caller sees them; None once its token was revoked."""
+    head = head_if_signed_in(store, caller)
+    if head is None:
+        return None
+    if head.seq <= after:
         return []
     return log_items(store, caller.campaign, since=after + 1, viewer=caller.viewer)
 
@@ -38,24 +46,41 @@ async def events(
     campaign: FromPath[str],
     last_event_id: Annotated[
         str | None,
-        HeaderParameter(name="Last-Event-ID", required=False, description="Resume after this seq."),
+        HeaderParameter(
+            name="Last-Event-ID",
+            required=False,
+            pattern=r"^[0-9]{1,19}$",
+            description="Resume after this seq.",
+        ),
     ] = None,
     after: Annotated[
-        int | None, QueryParameter(ge=0, required=False, description="Start after this seq.")
+        int | None,
+        QueryParameter(ge=0, le=MAX_SEQ, required=False, description="Start after this seq."),
     ] = None,
 ) -> ServerSentEvent:
     """Each new event of the campaign as it is appended (`data`: the log line as the caller
-    may see it; `id`: its seq; `event`: its type)."""
-    caller = await anyio.to_thread.run_sync(caller_for, request, campaign)
+    may see it; `id`: its seq; `event`: its type). A revoked token's feed ends with an
+    event `revoked`."""
+    caller = caller_for(request, campaign)  # signed in by the guard (context.py)
     store = store_of(request.app.state)
     start = after or 0
-    if last_event_id is not None and last_event_id.strip().isdigit():
-        start = int(last_event_id.strip())
+    if last_event_id is not None:
+        text = last_event_id.strip()
+        if not (text.isascii() and text.isdigit() and len(text) <= 19):  # `²` is a digit too
+            raise InvalidInput(
+                f"Last-Event-ID must be a seq; got {last_event_id!r}", code="bad-last-event-id"
+            )
+        start = int(text)
 
     async def feed() -> AsyncIterator[ServerSentEventMessage]:
         seen, quiet = start, 0.0
         while True:
             items = await anyio.to_thread.run_sync(_new, store, caller, seen)
+            if items is None:
+                yield ServerSentEventMessage(
+                    data="the access token was revoked", event="revoked", id=str(seen)
+                )
+                return
             for item in items:
                 seen = item.seq
                 yield ServerSentEventMessage(data=item.line, id=str(item.seq), event="event")

@@ -1,11 +1,18 @@
-"""Failed sign-ins, counted per client address: after too many in a minute, that address
-may not present a token at all until the oldest failure is a minute old.
+"""Limits per client address, counted in a sliding window.
 
-A token is 256 random bits, so guessing one is hopeless anyway; the limit keeps a guesser
-(or a misconfigured bot hammering with a revoked token) from costing the service a database
-read per try. Only a token the service does not know, or one that was revoked, counts: a
-request without any token is told so and costs nothing. Counts live in the service's memory
-(a restart forgets them) and are kept for a bounded number of addresses.
+Failed sign-ins: after too many in a minute, that address may not present a token at all
+until the oldest failure is a minute old. A token is 256 random bits, so guessing one is
+hopeless anyway; the limit keeps a guesser (or a misconfigured bot hammering with a revoked
+token) from costing the service a database read per try. Only a token the service does not
+know, or one that was revoked, counts: a request without any token is told so and costs
+nothing.
+
+Campaigns created: each one is a new stream in the database, so an address may create only
+so many an hour, whatever token it holds.
+
+Counts live in the service's memory (a restart forgets them) and are kept for a bounded
+number of addresses. The address is the socket's peer unless `serve --forwarded-allow-ips`
+trusts a proxy's `X-Forwarded-For`.
 """
 
 from __future__ import annotations
@@ -20,52 +27,90 @@ from tablelog.errors import TooManyFailures
 
 WINDOW_S = 60.0
 DEFAULT_LIMIT = 20  # failed sign-ins per address and minute
+CAMPAIGN_WINDOW_S = 3600.0
+DEFAULT_CAMPAIGN_LIMIT = 20  # campaigns created per address and hour
 _ADDRESSES_KEPT = 10_000
 
 
-class FailedSignIns:
+class _Window:
+    """Events per address within the last `window_s` seconds."""
+
+    def __init__(self, limit: int, window_s: float, clock: Callable[[], float]) -> None:
+        self._limit = limit
+        self._window = window_s
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._seen: OrderedDict[str, deque[float]] = OrderedDict()
+
+    def _wait(self, address: str) -> int | None:
+        """Seconds until `address` may go on, or None when it is under its limit."""
+        with self._lock:
+            now = self._clock()
+            seen = self._recent(address, now)
+            if seen is None or len(seen) < self._limit:
+                return None
+            return max(1, math.ceil(seen[0] + self._window - now))
+
+    def _add(self, address: str) -> None:
+        with self._lock:
+            now = self._clock()
+            seen = self._recent(address, now)
+            if seen is None:
+                seen = self._seen[address] = deque()
+                while len(self._seen) > _ADDRESSES_KEPT:
+                    self._seen.popitem(last=False)
+            seen.append(now)
+            self._seen.move_to_end(address)
+
+    def _recent(self, address: str, now: float) -> deque[float] | None:
+        seen = self._seen.get(address)
+        if seen is None:
+            return None
+        while seen and seen[0] <= now - self._window:
+            seen.popleft()
+        if not seen:
+            del self._seen[address]
+            return None
+        return seen
+
+
+class FailedSignIns(_Window):
     def __init__(
         self, limit: int = DEFAULT_LIMIT, *, clock: Callable[[], float] = time.monotonic
     ) -> None:
-        self._limit = limit
-        self._clock = clock
-        self._lock = threading.Lock()
-        self._failures: OrderedDict[str, deque[float]] = OrderedDict()
-
-    def _now(self) -> float:
-        return self._clock()
+        super().__init__(limit, WINDOW_S, clock)
 
     def check(self, address: str) -> None:
         """TooManyFailures while `address` has used up its failed sign-ins."""
-        with self._lock:
-            failures = self._recent(address, self._now())
-            if failures is None or len(failures) < self._limit:
-                return
-            wait = max(1, math.ceil(failures[0] + WINDOW_S - self._now()))
-        raise TooManyFailures(
-            f"{self._limit} failed sign-ins from this address within a minute; try again in "
-            f"{wait} s",
-            retry_after=wait,
-        )
+        wait = self._wait(address)
+        if wait is not None:
+            raise TooManyFailures(
+                f"{self._limit} failed sign-ins from this address within a minute; try again "
+                f"in {wait} s",
+                retry_after=wait,
+            )
 
     def failed(self, address: str) -> None:
-        with self._lock:
-            now = self._now()
-            failures = self._recent(address, now)
-            if failures is None:
-                failures = self._failures[address] = deque()
-                while len(self._failures) > _ADDRESSES_KEPT:
-                    self._failures.popitem(last=False)
-            failures.append(now)
-            self._failures.move_to_end(address)
+        self._add(address)
 
-    def _recent(self, address: str, now: float) -> deque[float] | None:
-        failures = self._failures.get(address)
-        if failures is None:
-            return None
-        while failures and failures[0] <= now - WINDOW_S:
-            failures.popleft()
-        if not failures:
-            del self._failures[address]
-            return None
-        return failures
+
+class CampaignQuota(_Window):
+    def __init__(
+        self, limit: int = DEFAULT_CAMPAIGN_LIMIT, *, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        super().__init__(limit, CAMPAIGN_WINDOW_S, clock)
+
+    def check(self, address: str) -> None:
+        """TooManyFailures (429, `too-many-campaigns`) while `address` has created its
+        campaigns for the hour."""
+        wait = self._wait(address)
+        if wait is not None:
+            raise TooManyFailures(
+                f"{self._limit} campaigns were created from this address within an hour (the "
+                f"service's limit); try again in {wait} s",
+                retry_after=wait,
+                code="too-many-campaigns",
+            )
+
+    def created(self, address: str) -> None:
+        self._add(address)

@@ -71,6 +71,8 @@ class Account(msgspec.Struct, kw_only=True):
     conflicts: list[ConflictAccount]
     discrepancies: list[Discrepancy]
     sessions: list[SessionSpan] = []
+    # Campaign-wide facts outside the game: each access token re-issued, and by whom.
+    access: list[Note] = []
 
     @property
     def ok(self) -> bool:

@@ -55,6 +55,10 @@ def account_lines(account: Account) -> list[str]:
     for conflict in account.conflicts:
         lines.append("")
         lines.extend(conflict_lines(conflict))
+    if account.access:
+        lines.append("")
+        lines.append("access")
+        lines.extend(f"    [{note.seq}] {note.text}" for note in account.access)
     lines.append("")
     lines.extend(verdict_lines(account))
     return lines

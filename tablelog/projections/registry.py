@@ -12,6 +12,7 @@ import msgspec
 from tablelog import rulesets
 from tablelog.events.base import Event
 from tablelog.events.core import (
+    AccessReissued,
     CampaignCreated,
     SceneEnded,
     SceneStarted,
@@ -36,6 +37,19 @@ def views_for(ruleset: str) -> RulesetViews[Any]:
     return found
 
 
+def reissued_text(event: AccessReissued, seq: int | None = None) -> str:
+    """`the GM re-issued bob's access [at seq N]: 1 earlier token(s) of theirs stopped working`"""
+    who = "the GM" if event.by == "gm" else "the operator (on the database)"
+    role = "" if event.role == "player" else f" ({event.role})"
+    at = "" if seq is None else f" at seq {seq}"
+    earlier = (
+        "no earlier token of theirs was live"
+        if event.revoked == 0
+        else f"{event.revoked} earlier token(s) of theirs stopped working"
+    )
+    return f"{who} re-issued {event.player}'s access{role}{at}: {earlier}"
+
+
 def describe(event: Event) -> str:
     """One line of words for any event: the core's own, or its ruleset's."""
     match event:
@@ -50,6 +64,8 @@ def describe(event: Event) -> str:
             return f"scene {event.scene} started{title}"
         case SceneEnded():
             return f"scene {event.scene} ended"
+        case AccessReissued():
+            return reissued_text(event)
     # A ruleset's events are defined in the events module its Place names.
     module = type(event).__module__
     place = next((p for p in rulesets.places() if p.events == module), None)

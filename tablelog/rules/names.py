@@ -30,6 +30,14 @@ def campaign_name(text: str) -> str:
     return name
 
 
+def campaign_key(name: str) -> str:
+    """What no two campaigns may share: a name's letters and digits after Unicode
+    compatibility normalization (NFKC) and case folding, its punctuation dropped. `rec`,
+    `rec.`, `r-e-c` and `REC_` are one name to a reader, so only the first is created."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return "".join(ch for ch in folded if ch.isalnum())
+
+
 def player_name(text: str, what: str = "player name") -> str:
     # NFC so a decomposed "René" (as some keyboards type it) is the same player as a composed
     # one; casefold so "STRASSE" and "straße" are one name.

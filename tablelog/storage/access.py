@@ -1,4 +1,5 @@
-"""Access tokens and remembered responses: the service's rows beside the log.
+"""Access tokens, the service's own tokens and remembered responses: the service's rows
+beside the log.
 
 Tokens are stored as SHA-256 digests only. A lookup finds the row by its digest (an index
 seek) and then compares digests in constant time, so the comparison that decides never
@@ -10,11 +11,11 @@ from __future__ import annotations
 import hmac
 
 import msgspec
-from sqlalchemy import and_, insert, select, update
+from sqlalchemy import and_, insert, select, text, update
 from sqlalchemy.engine import Connection
 
 from tablelog.storage.rows import CampaignHead, head_of
-from tablelog.storage.schema import access_tokens, idempotency
+from tablelog.storage.schema import access_tokens, idempotency, service_tokens
 from tablelog.storage.store import EventStore, HeadRow, now_us
 
 
@@ -52,6 +53,23 @@ def find_token(store: EventStore, digest: str) -> TokenRow | None:
     return TokenRow(
         campaign=head.name, player=player, role=role, revoked=revoked_at is not None, head=head
     )
+
+
+class Holder(msgspec.Struct, frozen=True, kw_only=True):
+    """A token of a player, live or revoked: who has held access to a campaign."""
+
+    role: str
+    revoked: bool
+
+
+def holders(conn: Connection, *, campaign: str, player: str) -> list[Holder]:
+    """Every token `player` has held in `campaign`, oldest first."""
+    rows = conn.execute(
+        select(access_tokens.c.role, access_tokens.c.revoked_at)
+        .where(access_tokens.c.campaign_id == campaign, access_tokens.c.player == player)
+        .order_by(access_tokens.c.created_at)
+    )
+    return [Holder(role=row.role, revoked=row.revoked_at is not None) for row in rows]
 
 
 def revoke_tokens(conn: Connection, *, campaign: str, player: str) -> int:
@@ -103,3 +121,42 @@ def remember(
             created_at=now_us(),
         )
     )
+
+
+_SERVICE_BY_DIGEST = "SELECT token_hash, role, revoked_at FROM service_tokens WHERE token_hash = ?"
+
+
+def find_service_token(store: EventStore, digest: str) -> str | None:
+    """The role of the live service token with this digest, or None."""
+    row = store.one_row(_SERVICE_BY_DIGEST, (digest,))
+    if row is None or row[2] is not None or not hmac.compare_digest(str(row[0]), digest):
+        return None
+    return str(row[1])
+
+
+def live_service_tokens(conn: Connection, role: str) -> int:
+    """How many live service tokens `role` has (on PostgreSQL, with the service's tokens
+    locked for this transaction: two services starting at once make one first token)."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(text("SELECT pg_advisory_xact_lock(7810541815612712002)"))
+    rows = conn.execute(
+        select(service_tokens.c.token_hash).where(
+            service_tokens.c.role == role, service_tokens.c.revoked_at.is_(None)
+        )
+    )
+    return len(rows.all())
+
+
+def put_service_token(conn: Connection, *, role: str, digest: str, replace: bool) -> int:
+    """Store a new service token for `role`; with `replace`, revoke its live ones first (how
+    many)."""
+    revoked = 0
+    if replace:
+        result = conn.execute(
+            update(service_tokens)
+            .where(service_tokens.c.role == role, service_tokens.c.revoked_at.is_(None))
+            .values(revoked_at=now_us())
+        )
+        revoked = int(result.rowcount or 0)
+    conn.execute(insert(service_tokens).values(token_hash=digest, role=role, created_at=now_us()))
+    return revoked

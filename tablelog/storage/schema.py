@@ -75,6 +75,18 @@ access_tokens = Table(
     Index(None, "campaign_id", "player"),
 )
 
+# The service's own tokens, which belong to no campaign: the server admin's, who may create
+# campaigns through the service (`tablelog serve` prints one on its first start; `tablelog
+# admin-token` replaces it). Digests only, as for access tokens; `role` is `admin`.
+service_tokens = Table(
+    "service_tokens",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("role", String(16), nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Column("revoked_at", BigInteger, nullable=True),
+)
+
 # A write through the service with an Idempotency-Key: a retry of the same request by the same
 # caller gets this stored response instead of a second decision (written in the transaction
 # that appends the events, so a response is remembered exactly when its events exist).

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from itertools import chain
 from typing import Any, NamedTuple
@@ -219,10 +219,20 @@ class EventStore:
             yield CampaignTransaction(conn, head_of(HeadRow(*row)))
 
     @contextmanager
-    def new_campaign(self, name: str, ruleset: str) -> Iterator[CampaignTransaction]:
-        """Create `name` with an empty chain and lock it; the caller appends its first event."""
+    def new_campaign(
+        self, name: str, ruleset: str, *, like: Callable[[str], str] | None = None
+    ) -> Iterator[CampaignTransaction]:
+        """Create `name` with an empty chain and lock it; the caller appends its first event.
+        `like`: what no two campaigns' names may share (AlreadyExists names the other)."""
         with self._writing(f"cannot create campaign {name!r}") as conn:
-            yield CampaignTransaction(conn, insert_campaign(conn, name, ruleset))
+            yield CampaignTransaction(conn, insert_campaign(conn, name, ruleset, like=like))
+
+    @contextmanager
+    def service_rows(self) -> Iterator[Connection]:
+        """One write transaction on the service's own rows (its tokens), none of a campaign's;
+        commit on exit, roll back on an exception."""
+        with self._writing("cannot write the service's tokens") as conn:
+            yield conn
 
     @contextmanager
     def bulk_load(self) -> Iterator[BulkLoad]:

@@ -6,11 +6,11 @@ head in the same transaction, so a commit moves the head and the log together or
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import msgspec
-from sqlalchemy import insert, select
+from sqlalchemy import insert, select, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
@@ -276,11 +276,16 @@ def move_head(
     return moved
 
 
-def insert_campaign(conn: Connection, name: str, ruleset: str) -> CampaignHead:
-    """A new campaign's row, its chain empty; AlreadyExists when the name is taken."""
+def insert_campaign(
+    conn: Connection, name: str, ruleset: str, *, like: Callable[[str], str] | None = None
+) -> CampaignHead:
+    """A new campaign's row, its chain empty; AlreadyExists when the name is taken, or (given
+    `like`, what two names must not share) when a campaign with a look-alike name exists."""
     taken = conn.execute(select(campaigns.c.name).where(campaigns.c.name == name)).first()
     if taken is not None:
         raise AlreadyExists(f"a campaign named {name!r} already exists")
+    if like is not None:
+        _no_look_alike(conn, name, like)
     stamp = now_us()
     try:
         conn.execute(
@@ -298,6 +303,24 @@ def insert_campaign(conn: Connection, name: str, ruleset: str) -> CampaignHead:
     return CampaignHead(
         name=name, ruleset=ruleset, seq=0, hash=GENESIS, created_at=stamp, updated_at=stamp
     )
+
+
+# PostgreSQL: campaigns are created one at a time (a transaction-scoped advisory lock), so
+# two look-alikes created at once cannot both pass the check; SQLite's write lock does that.
+_CREATING = "SELECT pg_advisory_xact_lock(7810541815612712001)"
+
+
+def _no_look_alike(conn: Connection, name: str, like: Callable[[str], str]) -> None:
+    if conn.dialect.name == "postgresql":
+        conn.execute(text(_CREATING))
+    key = like(name)
+    for (other,) in conn.execute(select(campaigns.c.name)):
+        if like(other) == key:
+            raise AlreadyExists(
+                f"campaign name {name!r} is too like the existing campaign {other!r} (names "
+                "that differ only in case or punctuation are one name); choose another",
+                code="similar-name",
+            )
 
 
 def insert_access_token(

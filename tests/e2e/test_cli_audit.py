@@ -150,7 +150,7 @@ def test_the_demo_bar_fight_is_explained_and_every_decision_follows(demo_dir: Pa
     line_with(out, "[50] Goons gives K♠ to Riso")
     line_with(out, "[52] Diana gives J♥ to Kit")
     line = line_with(out, "[58] Kit (Joker A♥ J♥ 10♠) vs Riso (A♣ K♠ Q♦ 9♣)")
-    assert "highest differing card Joker beats A♣" in line
+    assert "card values compared from the highest, Joker (15) beats A♣ (14)" in line
     assert line.endswith("Kit wins")
     assert line_with(out, "[58] Jason (no cards) vs Riso").endswith("Riso wins")
     assert line_with(out, "[58] Diana (J♦) vs Goons (no cards)").endswith("Diana wins")

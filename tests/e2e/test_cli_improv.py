@@ -24,7 +24,13 @@ def test_demo_writes_the_bar_fight_and_state_shows_its_outcome(tmp_path: Path) -
         "table": 0,
         "players": None,
     }
-    assert state["tokens"]["players"] == {"bob": 1, "richard": 0, "susan": 1}
+    # The seed's cast: Bob plays Kit, Susan plays Diana (Richard plays Jason, unnamed there).
+    assert state["tokens"]["players"] == {"bob": 1, "richard": 1, "susan": 0}
+    assert {c: t["player"] for c, t in state["talents"].items()} == {
+        "diana": "susan",
+        "jason": "richard",
+        "kit": "bob",
+    }
     assert state["talents"]["jason"]["used"] == 2
     assert state["talents"]["kit"]["by_talent"] == {"brawler": 1}
     fight = state["conflicts"]["fight"]
@@ -48,6 +54,7 @@ def test_demo_writes_the_bar_fight_and_state_shows_its_outcome(tmp_path: Path) -
         "talent": None,
         "total": 17,
         "from_deck": False,
+        "unseen": False,
         "bonuses": None,
     }
     assert kit_round_2["bonuses"] == [

@@ -15,7 +15,9 @@ def test_replay_steps_through_a_conflict_up_to_a_seq(tmp_path: Path) -> None:
     assert steps[-1].startswith("--- seq 23: fight round 1 revealed")
     assert len(steps) == 23 - 12 + 1
     assert "round 1 (face down):" in out  # before the reveal
-    assert out.rstrip().endswith("kit beats riso; riso beats jason; goons beats diana")
+    *_, beats, rights = out.rstrip().splitlines()
+    assert beats == "    kit beats riso; riso beats jason; goons beats diana"
+    assert rights.startswith("    narration rights follow the ranking: Kit 15 > Goons 13 >")
     # --step on a pipe is plain output: no prompt waits for Enter.
     piped = ok(run(tmp_path, "replay", "--conflict", "fight", "--at", "14", "--step"))
     assert "[Enter" not in piped

@@ -22,7 +22,7 @@ improv narrate fight jason "A wood chip blinds Jason; Riso takes aim."
 improv give fight diana jason JH
 
 improv give fight kit jason JK
-improv award susan bob --conflict fight
+improv award richard bob --conflict fight
 improv close fight
 """
 
@@ -83,9 +83,9 @@ def test_an_empty_file_shows_the_state_at_the_cut(tmp_path: Path) -> None:
     [
         # Jason's player may award only one token for that round (rules/improv.md §9).
         (
-            "improv award susan bob --conflict fight\n"
-            "improv award susan richard --conflict fight\n",
-            "line 2 (improv award susan richard --conflict fight) was refused: award-once:",
+            "improv award richard bob --conflict fight\n"
+            "improv award richard susan --conflict fight\n",
+            "line 2 (improv award richard susan --conflict fight) was refused: award-once:",
         ),
         ("improv bogus\n", "line 1 (improv bogus) was refused:"),
         ("improv give fight diana jason\n", "line 1 (improv give fight diana jason) was refused"),

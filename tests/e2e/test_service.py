@@ -28,7 +28,7 @@ from sqlalchemy import create_engine, select
 from tablelog.commands.endpoints import all_endpoints
 from tablelog.storage.schema import access_tokens
 from tests.e2e.transcript import TOKEN, ok, refused, run
-from tests.support.server import running_service
+from tests.support.server import admin, admin_token, running_service
 
 # --- the service under test ------------------------------------------------------------------
 
@@ -74,66 +74,66 @@ def log_count(service: Service, token: str) -> int:
 # rules/improv.md §9, as tablelog/commands/demo.py writes it (SETUP, OPENING, ROUND_1..3,
 # MAIN_ENDING): who types it, then what they type after `tablelog --server URL --access-token`.
 BAR_FIGHT: list[tuple[str, str]] = [
-    # SETUP: each player makes its own protagonist; Richard and Bob award tokens before the fight.
+    # SETUP: each player makes its own protagonist; Susan and Bob award tokens before the fight.
     ("bob", "improv character bob Kit --talent Brawler"),
-    ("susan", "improv character susan Jason --talent Protector"),
-    ("richard", "improv character richard Diana --talent Marksman"),
+    ("richard", "improv character richard Jason --talent Protector"),
+    ("susan", "improv character susan Diana --talent Marksman"),
     ("gm", "session start"),
     ("gm", 'scene start "Riso\'s bar"'),
-    ("richard", "improv award richard bob"),
-    ("bob", "improv award bob susan"),
+    ("susan", "improv award susan bob"),
+    ("bob", "improv award bob richard"),
     # OPENING
     ("gm", "improv open --id fight --extended --rounds 3"),
     ("gm", 'improv stake fight Riso "Riso shoots Vinny and gets away" --gm'),
     ("gm", 'improv stake fight Goons "The goons grab Vinny" --gm'),
     ("bob", 'improv stake fight Kit "Kit captures Riso" --opposes Riso'),
-    ("susan", 'improv stake fight Jason "Jason keeps Vinny safe" --opposes Riso'),
-    ("richard", 'improv stake fight Diana "Diana holds off the goons" --opposes Goons'),
+    ("richard", 'improv stake fight Jason "Jason keeps Vinny safe" --opposes Riso'),
+    ("susan", 'improv stake fight Diana "Diana holds off the goons" --opposes Goons'),
     # ROUND_1
     ("bob", "improv play fight Kit JK"),
     ("gm", "improv play fight Riso QD"),
-    ("susan", "improv play fight Jason 8S"),
+    ("richard", "improv play fight Jason 8S"),
     ("gm", "improv play fight Goons KS --from-deck"),
-    ("richard", "improv play fight Diana 3C"),
+    ("susan", "improv play fight Diana 3C"),
     ("gm", "improv reveal fight"),
-    ("richard", 'improv narrate fight Diana "Diana warns the patrons to get down."'),
+    ("susan", 'improv narrate fight Diana "Diana warns the patrons to get down."'),
     ("bob", 'improv narrate fight Kit "Kit charges past the goons at Riso."'),
     # ROUND_2
     ("bob", "improv play fight Kit AH"),
     ("gm", "improv play fight Riso AC"),
-    ("susan", "improv play fight Jason 9C"),
+    ("richard", "improv play fight Jason 9C"),
     ("gm", "improv play fight Goons 4D --from-deck"),
-    ("richard", "improv play fight Diana JH"),
-    ("susan", "improv bonus fight --on Jason --talent Protector"),
-    ("richard", "improv bonus fight --on Diana --talent Marksman"),
+    ("susan", "improv play fight Diana JH"),
+    ("richard", "improv bonus fight --on Jason --talent Protector"),
+    ("susan", "improv bonus fight --on Diana --talent Marksman"),
     ("gm", "improv bonus fight --on Riso --token --count 1"),
     ("bob", "improv bonus fight --on Kit --token --count 1"),
     ("gm", "improv reveal fight"),
-    ("bob", "improv award bob richard --conflict fight"),
+    ("bob", "improv award bob susan --conflict fight"),
     # ROUND_3
     ("bob", "improv play fight Kit 10H"),
     ("gm", "improv play fight Riso 9C"),
-    ("susan", "improv play fight Jason 10S"),
+    ("richard", "improv play fight Jason 10S"),
     ("gm", "improv play fight Goons 2D --from-deck"),
-    ("richard", "improv play fight Diana JD"),
-    ("susan", "improv bonus fight --on Jason --token --count 1"),
-    ("susan", "improv bonus fight --on Jason --talent Protector"),
+    ("susan", "improv play fight Diana JD"),
+    ("richard", "improv bonus fight --on Jason --token --count 1"),
+    ("richard", "improv bonus fight --on Jason --talent Protector"),
     ("bob", "improv bonus fight --on Kit --talent Brawler"),
-    ("richard", "improv bonus fight --on Diana --token --count 1"),
+    ("susan", "improv bonus fight --on Diana --token --count 1"),
     ("gm", "improv bonus fight --on Riso --token --count 2"),
     ("gm", "improv reveal fight"),
     # MAIN_ENDING
-    ("susan", "improv give fight Jason Kit 10S"),
+    ("richard", "improv give fight Jason Kit 10S"),
     (
-        "susan",
+        "richard",
         'improv narrate fight Jason "A flying wood chip cuts Jason above the eye; '
         'he loses hold of Vinny." --final',
     ),
     ("gm", "improv give fight Goons Riso KS"),
     ("gm", 'improv narrate fight Goons "The two remaining goons rush at Diana." --final'),
-    ("richard", "improv give fight Diana Kit JH"),
+    ("susan", "improv give fight Diana Kit JH"),
     (
-        "richard",
+        "susan",
         'improv narrate fight Diana "Diana kicks one goon down and covers the other, '
         'shouting to Kit." --final',
     ),
@@ -147,8 +147,8 @@ BAR_FIGHT: list[tuple[str, str]] = [
         "improv narrate fight Kit \"Kit tackles Riso: 'You just gunned down a man in front of "
         "three agents.'\" --final",
     ),
-    ("richard", "improv award richard susan --conflict fight"),
-    ("susan", "improv award susan bob --conflict fight"),
+    ("susan", "improv award susan richard --conflict fight"),
+    ("richard", "improv award richard bob --conflict fight"),
     ("gm", "improv close fight"),
 ]
 
@@ -158,9 +158,11 @@ FINAL_BEATS = [["kit", "riso"], ["riso", "jason"], ["diana", "goons"]]
 
 def test_the_bar_fight_played_through_the_service(service: Service) -> None:
     # $ tablelog --server URL campaign create bar-fight --ruleset improv --json
-    created = json.loads(
-        ok(service.client(None, "campaign", "create", "bar-fight", "--ruleset", "improv", "--json"))
+    # $   (--access-token: the admin token `tablelog serve` printed on its first start)
+    made = service.client(
+        admin_token(service.url), "campaign", "create", "bar-fight", "--ruleset", "improv", "--json"
     )
+    created = json.loads(ok(made))
     assert created["campaign"] == "bar-fight"
     assert TOKEN.fullmatch(created["token"])
     tokens = {"gm": created["token"]}
@@ -225,7 +227,9 @@ def bearer(token: str) -> dict[str, str]:
 
 def new_campaign(http: httpx.Client, name: str) -> str:
     """POST /campaigns: the GM's token."""
-    made = http.post("/campaigns", json={"name": name, "ruleset": "improv"})
+    made = http.post(
+        "/campaigns", json={"name": name, "ruleset": "improv"}, headers=admin(str(http.base_url))
+    )
     assert made.status_code == 201, made.text
     token: str = made.json()["token"]
     return token

@@ -21,7 +21,7 @@ import httpx
 import pytest
 
 from tests.e2e.transcript import TOKEN, ok, refused, run
-from tests.support.server import running_service
+from tests.support.server import admin, admin_token, running_service
 
 
 @dataclass(frozen=True)
@@ -133,7 +133,15 @@ def test_a_round_through_the_service(service: Service) -> None:
     created = json.loads(
         ok(
             service.client(
-                None, "campaign", "create", "pub", "-r", "beer-run", "-o", "dice=recorded", "--json"
+                admin_token(service.url),
+                "campaign",
+                "create",
+                "pub",
+                "-r",
+                "beer-run",
+                "-o",
+                "dice=recorded",
+                "--json",
             )
         )
     )
@@ -307,7 +315,9 @@ def test_a_round_through_the_service(service: Service) -> None:
 def new_table(http: httpx.Client, name: str) -> Table:
     """POST /campaigns: a recorded-dice Beer Run campaign and its GM's token."""
     made = http.post(
-        "/campaigns", json={"name": name, "ruleset": "beer-run", "options": {"dice": "recorded"}}
+        "/campaigns",
+        json={"name": name, "ruleset": "beer-run", "options": {"dice": "recorded"}},
+        headers=admin(str(http.base_url)),
     )
     assert made.status_code == 201, made.text
     return Table(http, name, made.json()["token"])

@@ -81,14 +81,22 @@ def test_an_observer_cannot_run_a_whatif(service: tuple[Path, str, str, str]) ->
     assert line.startswith("observer:")
 
 
-def test_a_gm_token_is_minted_only_for_the_campaigns_gm_and_only_locally(
+def test_a_gm_token_is_minted_only_for_the_campaigns_gm(
     service: tuple[Path, str, str, str],
 ) -> None:
+    """Locally for the GM only; through the service only by the GM for itself (another
+    device: the same seat, nothing in the log)."""
     where, url, gm, _bob = service
+    before = ok(run(where, "log", "--json"))
     line = refused(run(where, "invite", "bob", "--role", "gm"))
     assert line.startswith("bad-role: the GM of campaign bar-fight is gm")
-    line = refused(run(where, *_as(url, gm), "invite", "gm", "--role", "gm"))
+    line = refused(run(where, *_as(url, gm), "invite", "bob", "--role", "gm"))
     assert line.startswith("bad-role:")
+    device = json.loads(ok(run(where, *_as(url, gm), "invite", "gm", "--role", "gm", "--json")))
+    assert device["reissued"] is False
+    assert json.loads(ok(run(where, *_as(url, device["token"]), "state", "--json")))["seq"] > 0
+    assert ok(run(where, *_as(url, gm), "state", "--json"))  # the first one still works
+    assert ok(run(where, "log", "--json")) == before
 
 
 def test_as_is_refused_through_the_service(service: tuple[Path, str, str, str]) -> None:

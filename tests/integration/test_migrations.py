@@ -28,6 +28,7 @@ TABLES = {
     "campaigns",
     "events",
     "idempotency",
+    "service_tokens",
     "snapshots",
 }
 
@@ -153,7 +154,7 @@ def test_processes_starting_at_once_on_a_new_file_migrate_it_once(tmp_path: Path
 
 
 # Every revision before head: a database left at each must upgrade with its log intact.
-REVISIONS = ["0001", "0002"]
+REVISIONS = ["0001", "0002", "0003"]
 
 
 def fixture_at(revision: str, target: str) -> None:
@@ -206,7 +207,11 @@ def test_a_database_of_an_older_revision_upgrades_intact(target: str, revision: 
 
 # Files written by earlier tablelog versions themselves, committed (tests/fixtures/README.md).
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-WRITTEN_AT = {"0001": {"bar-fight": 58}, "0002": {"bar-fight": 58, "pub": 13}}
+WRITTEN_AT = {
+    "0001": {"bar-fight": 58},
+    "0002": {"bar-fight": 58, "pub": 13},
+    "0003": {"bar-fight": 58, "pub": 13},
+}
 
 
 def stored_rows(db: Path) -> list[tuple[object, ...]]:

@@ -26,7 +26,7 @@ from tablelog.commands.endpoints import CORE, ruleset_endpoints
 from tablelog.events.chain import event_hash
 from tablelog.events.codec import decode, encode
 from tablelog.rules.improv.cards import full_deck
-from tests.support.server import running_service
+from tests.support.server import MANY_CAMPAIGNS, admin, running_service
 
 CALLERS = ("gm", "bob", "sue", "observer")
 PLAYERS = {"bob": "kit", "sue": "diana"}  # player -> character (side)
@@ -44,7 +44,7 @@ _numbers = itertools.count(1)
 @pytest.fixture(scope="module")
 def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     cwd: Path = tmp_path_factory.mktemp("service")
-    with running_service(str(cwd / "tablelog.db"), cwd) as url:
+    with running_service(str(cwd / "tablelog.db"), cwd, *MANY_CAMPAIGNS) as url:
         yield url
 
 
@@ -74,7 +74,7 @@ def new_table(client: httpx.Client, prefix: str, options: dict[str, str] | None 
     """A new campaign with players bob and sue and an observer, olga; tokens for each."""
     name = f"{prefix}-{next(_numbers)}"
     body = {"name": name, "ruleset": "improv", "options": options or {}}
-    created = client.post("/campaigns", json=body)
+    created = client.post("/campaigns", json=body, headers=admin(str(client.base_url)))
     assert created.status_code == 201, created.text
     assert created.json()["campaign"] == name
     table = Table(campaign=name, tokens={"gm": created.json()["token"]})
@@ -256,7 +256,7 @@ ROWS: list[Row] = [
     may("opened", "gm", "/scenes/current/end", {}),
     may_not("opened", "sue", "/scenes/current/end", {}, "gm-only"),
     *outsiders("opened", "/scenes/current/end", {}),
-    # conflicts: the GM opens, reveals and closes
+    # conflicts: the GM opens, reveals, closes and abandons
     may("session", "gm", "/improv/conflicts", {}),
     may_not("session", "bob", "/improv/conflicts", {}, "gm-only"),
     *outsiders("session", "/improv/conflicts", {}),
@@ -267,6 +267,9 @@ ROWS: list[Row] = [
     may("revealed", "gm", f"{C1}/close", {}),
     may_not("revealed", "bob", f"{C1}/close", {}, "gm-only"),
     *outsiders("revealed", f"{C1}/close", {}),
+    may("played", "gm", f"{C1}/abandon", {"reason": "the fight never happens"}),
+    may_not("played", "bob", f"{C1}/abandon", {"reason": "it bores me"}, "gm-only"),
+    *outsiders("played", f"{C1}/abandon", {"reason": "it bores me"}),
     # stakes: GM stakes are the GM's, a character's stake its player's
     may("opened", "gm", f"{C1}/stakes", {"side": "goons", "text": "hold", "gm": True}),
     may_not("opened", "bob", f"{C1}/stakes", {"side": "goons", "text": "h", "gm": True}, "gm-only"),

@@ -27,7 +27,7 @@ from schemathesis import GenerationMode
 from schemathesis.schemas import BaseSchema
 
 from tablelog.http.app import create_app
-from tests.support.server import running_service
+from tests.support.server import MANY_CAMPAIGNS, admin, running_service
 
 HTTP_TIMEOUT_S = 10.0
 FEED_TIMEOUT_S = 0.3  # the live feed never ends: schemathesis reads it this long at most
@@ -62,7 +62,9 @@ def fuzz_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def service(fuzz_dir: Path) -> Iterator[str]:
-    with running_service(str(fuzz_dir / "tablelog.db"), fuzz_dir) as url:
+    # Unknown tokens are sent on purpose here: the sign-in limit has tests of its own.
+    options = (*MANY_CAMPAIGNS, "--auth-failures", "100000")
+    with running_service(str(fuzz_dir / "tablelog.db"), fuzz_dir, *options) as url:
         yield url
 
 
@@ -96,7 +98,9 @@ def campaign_with_play(client: httpx.Client, mode: str) -> tuple[str, dict[str, 
     first round is revealed and whose second has a card down; the tokens of each."""
     name = f"fuzz-{mode}-{next(_numbers)}"
     created = client.post(
-        "/campaigns", json={"name": name, "ruleset": "improv", "options": {"deck_mode": mode}}
+        "/campaigns",
+        json={"name": name, "ruleset": "improv", "options": {"deck_mode": mode}},
+        headers=admin(str(client.base_url)),
     )
     assert created.status_code == 201, created.text
     tokens = {"gm": created.json()["token"]}
@@ -345,3 +349,48 @@ def test_replay_at_beyond_the_largest_seq_is_refused_not_a_server_error(
     replay = client.get(f"/campaigns/{campaign}/replay", params={"at": at}, headers=headers)
     assert replay.status_code == 422, replay.text
     assert replay.json()["code"] == "bad-seq"
+
+
+# Bodies nested deeper than any the service takes: past the JSON decoder's own recursion limit
+# (`"[" * 100000`), and just past the service's (33 levels).
+DEEP = {
+    "decoder-limit": b"[" * 100_000 + b"]" * 100_000,
+    "service-limit": b'{"a": ' + b"[" * 33 + b"]" * 33 + b"}",
+}
+WITH_BODY = [label for label in OPERATIONS if label.startswith("POST ")]
+
+
+@pytest.mark.parametrize("body", list(DEEP), ids=list(DEEP))
+@pytest.mark.parametrize("label", WITH_BODY)
+def test_a_deeply_nested_body_is_refused_in_one_sentence(
+    client: httpx.Client,
+    fuzz_dir: Path,
+    shared: Callable[[str, str], Campaign],
+    label: str,
+    body: str,
+) -> None:
+    """Every JSON endpoint: 422 `bad-json` for a signed-in caller, 401 or 403 for anyone else
+    (the token is checked before the body is read); never a 5xx; nothing written."""
+    campaign, tokens = shared("gm", "recorded")
+    path = label.split(" ", 1)[1].replace("{campaign}", campaign)
+    for name, value in (("conflict", "c1"), ("player", "rick"), ("who", "bob")):
+        path = path.replace("{" + name + "}", value)
+    callers: list[tuple[str | None, int]] = [
+        (tokens["gm"], 422),
+        (tokens["bob"], 422),
+        (None, 401),
+        ("y" * 43, 401),
+    ]
+    if path == "/campaigns":  # creation takes the admin token; a campaign's is refused
+        callers[:2] = [(admin(str(client.base_url))["Authorization"][7:], 422), (tokens["gm"], 403)]
+    for token, expected in callers:
+        headers = {"Content-Type": "application/json"}
+        if token is not None:
+            headers["Authorization"] = f"Bearer {token}"
+        before = heads(fuzz_dir / "tablelog.db")
+        answer = client.post(path, content=DEEP[body], headers=headers)
+        assert answer.status_code == expected, (token == tokens["gm"], answer.text)
+        assert set(answer.json()) == {"code", "message"}, answer.text
+        if expected == 422:
+            assert answer.json()["code"] == "bad-json"
+        assert heads(fuzz_dir / "tablelog.db") == before

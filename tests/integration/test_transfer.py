@@ -4,7 +4,9 @@ the file is checked in the importing process or in a worker process beside it.""
 
 from __future__ import annotations
 
+import gzip
 import json
+import re
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -157,13 +159,13 @@ def _forged(path: Path, number: int, change: Callable[[Envelope], Envelope]) -> 
     [
         (
             lambda e: msgspec.structs.replace(
-                e, payload=e.payload.replace(b'"display":"Susan"', b'"display":7')
+                e, payload=e.payload.replace(b'"display":"Richard"', b'"display":7')
             ),
             "line 4: seq 4: the payload cannot be read",
         ),
         (
             lambda e: msgspec.structs.replace(
-                e, payload=e.payload.replace(b'"player":"susan"', b'"player":"susan","x":1')
+                e, payload=e.payload.replace(b'"player":"richard"', b'"player":"richard","x":1')
             ),
             None,  # an unknown field is ignored, as a newer tablelog's additions would be
         ),
@@ -322,3 +324,46 @@ def test_a_worker_lost_after_a_batch_was_written_leaves_each_event_once(
     assert sorted(i.campaign for i in imported) == sorted(names)
     assert {head.name: head.seq for head in destination.campaigns()} == dict.fromkeys(names, 58)
     assert verify_log(destination).ok
+
+
+def _unsalted(e: Envelope) -> Envelope:
+    return msgspec.structs.replace(
+        e, payload=re.sub(rb'"salt":"[0-9a-f]*"', b'"salt":""', e.payload)
+    )
+
+
+def test_a_hidden_event_without_salt_is_refused(
+    source: EventStore, destination: EventStore, tmp_path: Path, worker: bool
+) -> None:
+    """A face-down card without salt falls to 54 tries against its hash: whatever its chain
+    (here recomputed), an import refuses it, naming the line, and writes nothing."""
+    file = exported(source, tmp_path / "x.jsonl")
+    lines = file.read_bytes().splitlines()
+    number = next(i for i, line in enumerate(lines, 1) if b'"improv.card_played"' in line)
+    _forged(file, number, _unsalted)
+    with pytest.raises(InvalidInput) as caught:
+        import_jsonl(destination, file, worker=worker)
+    assert f"line {number}: seq {number}: improv.card_played hides card" in caught.value.message
+    assert "no salt" in caught.value.message
+    assert destination.campaigns() == []
+
+
+def test_a_log_written_before_salts_is_refused(tmp_path: Path) -> None:
+    """The bar fight as the tablelog of revision 0001 wrote it (before salts) still reads and
+    verifies where it is, but its export is not imported."""
+    old = tmp_path / "old.db"
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "revision-0001.db.gz"
+    old.write_bytes(gzip.decompress(fixture.read_bytes()))
+    store = open_store(str(old))
+    try:
+        assert verify_log(store).ok
+        file = exported(store, tmp_path / "old.jsonl")
+    finally:
+        store.close()
+    fresh = open_store(str(tmp_path / "new.db"), create=True)
+    try:
+        with pytest.raises(InvalidInput, match=r"improv\.card_played hides card .* no salt"):
+            import_jsonl(fresh, file, worker=False)
+        assert fresh.campaigns() == []
+    finally:
+        fresh.close()

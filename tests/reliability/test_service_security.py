@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 
 from tablelog.commands.access import new_token
-from tests.support.server import running_service
+from tests.support.server import admin, running_service
 
 NARRATE = "/campaigns/heist/improv/conflicts/c1/narrations"
 
@@ -22,7 +22,9 @@ def bearer(token: str) -> dict[str, str]:
 
 def table(http: httpx.Client) -> dict[str, str]:
     """A campaign with a GM stake in an open conflict; the tokens of the GM and of bob."""
-    made = http.post("/campaigns", json={"name": "heist", "ruleset": "improv"})
+    made = http.post(
+        "/campaigns", json={"name": "heist", "ruleset": "improv"}, headers=admin(str(http.base_url))
+    )
     assert made.status_code == 201, made.text
     gm = made.json()["token"]
     invited = http.post("/campaigns/heist/players/bob/tokens", json={}, headers=bearer(gm))

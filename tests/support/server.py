@@ -1,9 +1,13 @@
 """A real tablelog service for the tests: `tablelog serve` as a subprocess on a free loopback
-port, over a database the test chooses; stopped (and its output shown on failure) afterwards."""
+port, over a database the test chooses; stopped (and its output shown on failure) afterwards.
+
+`admin_token(url)` is the admin token the service printed on its first start over its
+database (creating a campaign through it takes that token)."""
 
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -15,6 +19,10 @@ from pathlib import Path
 import httpx
 
 START_TIMEOUT_S = 30.0
+# `serve` options for a test that makes a campaign per case (the default is 20 an hour).
+MANY_CAMPAIGNS = ("--campaign-limit", "100000")
+_ADMIN_LINE = re.compile(r"^admin token \(.*\): (\S+)$", re.MULTILINE)
+_ADMIN_TOKENS: dict[str, str] = {}  # url -> the admin token its service printed
 
 
 def free_port() -> int:
@@ -55,6 +63,9 @@ def running_service(
             if time.monotonic() > deadline:
                 raise RuntimeError(f"tablelog serve did not answer on {url}")
             time.sleep(0.1)
+        printed = _ADMIN_LINE.search(Path(log.name).read_text(encoding="utf-8"))
+        if printed is not None:
+            _ADMIN_TOKENS[url] = printed.group(1)
         yield url
     finally:
         process.terminate()
@@ -64,3 +75,17 @@ def running_service(
             process.kill()
             process.wait(timeout=10)
         log.close()
+        _ADMIN_TOKENS.pop(url, None)
+
+
+def admin_token(url: str) -> str:
+    """The admin token the service at `url` printed when it started over a new database."""
+    token = _ADMIN_TOKENS.get(url.rstrip("/"))
+    if token is None:
+        raise RuntimeError(f"the service at {url} printed no admin token (not its first start?)")
+    return token
+
+
+def admin(url: str) -> dict[str, str]:
+    """The headers of a request made with the admin token (a campaign's creation)."""
+    return {"Authorization": f"Bearer {admin_token(url)}"}

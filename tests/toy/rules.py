@@ -9,6 +9,7 @@ import msgspec
 from tablelog.errors import NotFound, RuleViolation
 from tablelog.events.base import Event
 from tablelog.events.core import (
+    AccessReissued,
     CampaignCreated,
     SceneEnded,
     SceneStarted,
@@ -142,6 +143,8 @@ def evolve(state: DuelState, event: Event) -> DuelState:
             state.players.append(event.player)
         case SessionStarted() | SessionEnded() | SceneStarted() | SceneEnded():
             evolve_table(state.table, event)
+        case AccessReissued():
+            pass  # who holds a token is no part of the table
         case ev.DuelOpened():
             state.duels[event.conflict] = Duel(event.conflict, event.first, event.second)
         case ev.CardPlayed():

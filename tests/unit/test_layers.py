@@ -51,9 +51,19 @@ def layer_of(path: Path) -> str:
 NAMES = {name_of(p) for p in modules()}
 
 
+def _nodes(node: ast.AST) -> Iterator[ast.AST]:
+    """Every node below `node` but those under `if TYPE_CHECKING:` (no import at run time)."""
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+            yield from (n for orelse in child.orelse for n in [orelse, *_nodes(orelse)])
+            continue
+        yield child
+        yield from _nodes(child)
+
+
 def imports(path: Path) -> Iterator[str]:
-    """Every module `path` imports, by its full name (relative imports are not used)."""
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    """Every module `path` imports at run time, by its full name (no relative imports here)."""
+    for node in _nodes(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             yield from (alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module:

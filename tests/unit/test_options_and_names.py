@@ -7,7 +7,7 @@ import pytest
 from tablelog.errors import InvalidInput
 from tablelog.rules import registry
 from tablelog.rules.improv import ImprovOptions
-from tablelog.rules.names import campaign_name, player_name
+from tablelog.rules.names import campaign_key, campaign_name, player_name
 from tablelog.rules.options import from_recorded, parse_options, to_record
 
 IMPROV_DEFAULTS = {
@@ -130,3 +130,20 @@ def test_player_names_keep_letters_and_fold_case(given: str, key: str) -> None:
 def test_bad_player_names_are_refused(bad: str) -> None:
     with pytest.raises(InvalidInput):
         player_name(bad)
+
+
+@pytest.mark.parametrize(
+    ("one", "other", "alike"),
+    [
+        ("rec", "rec.", True),
+        ("rec", "r-e-c", True),
+        ("rec", "REC_", True),
+        ("rec", "\uff52\uff45\uff43", True),  # fullwidth letters: NFKC makes them rec
+        ("bar-fight", "barfight", True),
+        ("rec", "rec2", False),
+        ("c1", "cl", False),
+        ("heist", "heists", False),
+    ],
+)
+def test_look_alike_campaign_names_share_a_key(one: str, other: str, alike: bool) -> None:
+    assert (campaign_key(one) == campaign_key(other)) is alike

@@ -19,8 +19,8 @@ from tablelog.events import improv as ev
 from tablelog.events.base import Event
 from tablelog.projections.account import Discrepancy
 from tablelog.rules.common import StartSession
+from tablelog.rules.improv import abandon, conflict, fate, finale, people, plays, reveal
 from tablelog.rules.improv import commands as c
-from tablelog.rules.improv import conflict, fate, finale, people, reveal
 from tablelog.rules.improv.state import ImprovState
 from tablelog.rules.registry import no_shuffle
 
@@ -51,6 +51,9 @@ def _expected(state: ImprovState, event: Event) -> Event | None:
                 state, c.Fate(conflict=event.conflict, side=event.side, choice=event.choice)
             )
             return _first(made, ev.FateChosen)
+        case ev.ConflictClosed() if event.reason is not None:
+            gave_up = c.Abandon(conflict=event.conflict, reason=event.reason)
+            return _first(abandon.abandon(state, gave_up, no_shuffle), ev.ConflictClosed)
         case ev.ConflictClosed():
             made = finale.close(state, c.Close(conflict=event.conflict), no_shuffle)
             return _first(made, ev.ConflictClosed)
@@ -72,7 +75,7 @@ def _expected(state: ImprovState, event: Event) -> Event | None:
                 card=None if event.from_deck and state.managed else event.card,
                 from_deck=event.from_deck,
             )
-            return _first(conflict.play_card(state, play, no_shuffle), ev.CardPlayed)
+            return _first(plays.play_card(state, play, no_shuffle), ev.CardPlayed)
         case ev.BonusPlaced():
             bonus = c.PlaceBonus(
                 conflict=event.conflict,

@@ -7,6 +7,7 @@ from typing import Any
 from tablelog.events import improv as ev
 from tablelog.events.base import Event
 from tablelog.events.core import CampaignCreated
+from tablelog.projections.improv import narration
 from tablelog.rules.improv.cards import pretty
 from tablelog.rules.improv.state import Conflict, ImprovState
 
@@ -44,6 +45,7 @@ def describe(event: Event) -> str:
             return f"{event.conflict}: {who} {event.display}{against}: {event.text}"
         case ev.CardPlayed():
             how = " blind from the deck" if event.from_deck else ""
+            how += " (an empty hand: unseen by anyone)" if event.unseen else ""
             return f"{event.conflict} round {event.round}: {event.side} plays a card face down{how}"
         case ev.BonusPlaced():
             what = (
@@ -79,6 +81,11 @@ def describe(event: Event) -> str:
             final = "final narration" if event.final else "narrates"
             return f"{event.conflict}: {event.side} {final}: {event.text}"
         case ev.ConflictClosed():
+            if event.reason is not None:
+                return (
+                    f"conflict {event.conflict} is abandoned by the GM: {event.reason}; nobody "
+                    f"wins, its cards are discarded{_moves(event.token_moves)}"
+                )
             if event.abandoned:
                 return f"conflict {event.conflict} closes before any card was played"
             beats = ", ".join(f"{w} beats {lo}" for w, lo in event.beats) or "nobody beats anybody"
@@ -94,7 +101,10 @@ def reveal_line(event: ev.RoundRevealed) -> str:
     ties = "; ".join(
         f"{a} ties {b}: each draws a tie-breaker (Hand of Fate)" for a, b in event.ties
     )
-    outcome = "; ".join(x for x in (beats, ties) if x) or "no contest"
+    alone = "; ".join(
+        f"{s} is unopposed: it beats nobody" for s in event.unopposed if s in event.cards
+    )
+    outcome = "; ".join(x for x in (beats, ties, alone) if x) or "no contest"
     return (
         f"{event.conflict} round {event.round} revealed: {plays}. {outcome}"
         f"{_moves(event.token_moves)}"
@@ -113,10 +123,12 @@ def _moves(moves: list[ev.TokenMove]) -> str:
 
 def conflict_text(state: ImprovState, conflict: Conflict, view: dict[str, Any]) -> list[str]:
     """The lines of `improv show`: each round's plays, totals and outcome."""
+    status = "abandoned" if conflict.abandoned is not None else conflict.status
     lines = [
-        f"conflict {conflict.key} ({conflict.kind}, {conflict.status}, "
-        f"{conflict.planned_rounds} round(s))"
+        f"conflict {conflict.key} ({conflict.kind}, {status}, {conflict.planned_rounds} round(s))"
     ]
+    if conflict.abandoned is not None:
+        lines.append(f"  abandoned by the GM: {conflict.abandoned}; nobody wins")
     for side in conflict.sides.values():
         against = f" vs {side.opposes}" if side.opposes else ""
         pile = " ".join(pretty(p.card) for p in side.victory)
@@ -124,10 +136,11 @@ def conflict_text(state: ImprovState, conflict: Conflict, view: dict[str, Any]) 
             f"  {side.display}{' (GM)' if side.gm else ''}{against} [{side.status}]: "
             f"{side.text}" + (f"  pile: {pile}" if pile else "")
         )
+    names = {side.key: side.display for side in conflict.sides.values()}
     for rnd in view["rounds"]:
         lines.append(f"round {rnd['round']}{'' if rnd['revealed'] else ' (face down)'}:")
         for side, play in rnd["plays"].items():
-            card = pretty(play["card"]) if play["card"] else "??"
+            card = pretty(play["card"]) if play["card"] else "blind" if play["unseen"] else "??"
             extras = [
                 f"+{b['count']} token(s) by {b['by']}"
                 if b["kind"] == "token"
@@ -143,8 +156,18 @@ def conflict_text(state: ImprovState, conflict: Conflict, view: dict[str, Any]) 
                 "    waiting for the Hand of Fate: "
                 + "; ".join(f"{a} / {b} draw tie-breakers" for a, b in rnd["ties"])
             )
-        if rnd["choices_due"]:
-            lines.append("    to choose --eliminate or --stay: " + ", ".join(rnd["choices_due"]))
+        if narration.multi_way(rnd["ranking"]):
+            found = [
+                narration.Rights(side=side, total=rnd["plays"][side]["total"], over=over)
+                for side, over in rnd["narration_rights"].items()
+            ]
+            lines.append("    " + narration.sentence(found, lambda k: names.get(k, k)))
+        choosing = [s for s in rnd["choices_due"] if conflict.sides[s].fate_losses < 2]
+        if choosing:
+            lines.append("    to choose --eliminate or --stay: " + ", ".join(choosing))
+        lost_twice = [s for s in rnd["choices_due"] if s not in choosing]
+        if lost_twice:  # a log written before a second loss destroyed on its own
+            lines.append("    destroyed by a second Hand-of-Fate loss: " + ", ".join(lost_twice))
     if view["beats"]:
         lines.append("outcome: " + "; ".join(f"{w} beats {lo}" for w, lo in view["beats"]))
     return lines
@@ -165,8 +188,9 @@ def state_lines(view: dict[str, Any]) -> list[str]:
         lines.append(f"talents of {character}: {use['used']} of {use['limit']} used this session")
     for key, conflict in view["conflicts"].items():
         beats = "; ".join(f"{w} beats {lo}" for w, lo in conflict["beats"])
+        status = "abandoned" if conflict.get("abandoned") is not None else conflict["status"]
         lines.append(
-            f"conflict {key}: {conflict['kind']}, {conflict['status']}, round "
+            f"conflict {key}: {conflict['kind']}, {status}, round "
             f"{conflict['round']} of {conflict['rounds']}" + (f"; {beats}" if beats else "")
         )
     return lines

@@ -9,17 +9,28 @@ from __future__ import annotations
 from typing import Any
 
 from tablelog.errors import Forbidden, InvalidInput
+from tablelog.projections.improv import narration
 from tablelog.rules.improv import lookup
 from tablelog.rules.improv.cards import value
-from tablelog.rules.improv.state import GM, ClosedConflict, Conflict, ImprovState, Round, Side
+from tablelog.rules.improv.state import (
+    GM,
+    ClosedConflict,
+    Conflict,
+    ImprovState,
+    Play,
+    Round,
+    Side,
+)
 
 
 def _owner(side: Side) -> str:
     return GM if side.gm or side.player is None else side.player
 
 
-def _visible(side: Side, rnd: Round, viewer: str | None) -> bool:
-    return viewer is None or rnd.revealed or viewer == _owner(side)
+def _visible(side: Side, rnd: Round, play: Play, viewer: str | None) -> bool:
+    """Local operators (None) see everything; a face-down card is its owner's, unless it was
+    played blind from an empty hand (no one's until the reveal)."""
+    return viewer is None or rnd.revealed or (viewer == _owner(side) and not play.unseen)
 
 
 def state_view(state: ImprovState, viewer: str | None = None) -> dict[str, Any]:
@@ -84,6 +95,7 @@ def _summary(record: ClosedConflict, status: str, *, showing_beats: bool) -> dic
             for side in record.sides
         },
         "beats": [list(b) for b in record.beats] if showing_beats else [],
+        "abandoned": record.abandoned,  # the GM's reason, or null
     }
 
 
@@ -116,7 +128,7 @@ def show_view(state: ImprovState, conflict: Conflict, viewer: str | None = None)
         plays: dict[str, Any] = {}
         for key, play in rnd.plays.items():
             side = conflict.sides[key]
-            shown = _visible(side, rnd, viewer)
+            shown = _visible(side, rnd, play, viewer)
             total = value(play.card, options.joker_value) + options.bonus_value * rnd.markers_on(
                 key
             )
@@ -137,12 +149,24 @@ def show_view(state: ImprovState, conflict: Conflict, viewer: str | None = None)
                 ],
                 "total": total if shown else None,
                 "from_deck": play.from_deck,
+                "unseen": play.unseen,
             }
+        rights = (
+            narration.rights(
+                rnd.ranking, rnd.totals, {k: p.card for k, p in rnd.plays.items()}, options
+            )
+            if rnd.revealed and rnd.ranking
+            else []
+        )
         rounds.append(
             {
                 "round": rnd.number,
                 "revealed": rnd.revealed,
                 "plays": plays,
+                # The reveal's ranking, highest first: each side holds narration rights over
+                # every side below it (multi-way conflicts, rules/improv.md §5).
+                "ranking": list(rnd.ranking) if rnd.revealed else [],
+                "narration_rights": {r.side: r.over for r in rights},
                 "beats": [list(b) for b in rnd.beats],
                 "winners": list(rnd.winners),
                 "ties": [list(p) for p in rnd.fate.pending],
@@ -158,6 +182,7 @@ def show_view(state: ImprovState, conflict: Conflict, viewer: str | None = None)
         "rounds": rounds,
         "sides": summary["sides"],
         "beats": summary["beats"],
+        "abandoned": conflict.abandoned,
     }
 
 

@@ -1,6 +1,8 @@
 """What each caller may see of an Improv event (the service filters every read with this).
 
 - A face-down card (`card_played`) is its owner's until its round is revealed; then public.
+  A card played blind from an empty managed hand is no one's until then, its owner's neither.
+  A conflict the GM abandons turns its face-down cards up.
 - Cards drawn into a hand, discarded from one or redrawn are the hand owner's only.
 - A shuffled deck's order is no one's: it would tell every future draw (the operator's own
   local view, `viewer` None, is the only exception, as everywhere).
@@ -25,7 +27,7 @@ def _owner_of_side(state: ImprovState, conflict: str, side: str) -> str | None:
 
 def _revealed(state: ImprovState, conflict: str, number: int) -> bool:
     if conflict in state.archive:
-        return True  # closed, and a conflict closes only with its rounds revealed
+        return True  # closed: its rounds were revealed, or turned up when it was abandoned
     found = state.conflicts.get(conflict)
     if found is None:
         return False
@@ -38,6 +40,8 @@ def hidden_fields(event: Event, viewer: str, state: ImprovState) -> list[str]:
         case ev.CardPlayed():
             if _revealed(state, event.conflict, event.round):
                 return []
+            if event.unseen:  # blind from an empty hand: nobody's until the reveal
+                return ["card"]
             owner = _owner_of_side(state, event.conflict, event.side)
             return [] if owner == viewer else ["card"]
         case ev.CardsDrawn() | ev.CardsDiscarded():

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import assert_never
 
 from tablelog.events import beer_run as ev
-from tablelog.events.core import CampaignCreated
+from tablelog.events.core import AccessReissued, CampaignCreated
 from tablelog.rules.beer_run.options import BeerRunOptions
 from tablelog.rules.beer_run.state import (
     AbilityDie,
@@ -49,6 +49,7 @@ BeerRunEvent = (
     | ev.CharacterDied
     | ev.Ceded
     | ev.ConflictEnded
+    | AccessReissued
 )
 
 
@@ -192,6 +193,8 @@ def evolve(state: BeerRunState, event: BeerRunEvent) -> BeerRunState:
         case ev.ConflictEnded():
             conflict = state.conflicts[event.conflict]
             conflict.status, conflict.result = "ended", event.result
+        case AccessReissued():
+            pass  # a core event: who holds a token is no part of the table
         case _:
             assert_never(event)
     return state

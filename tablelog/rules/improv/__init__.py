@@ -12,7 +12,7 @@ from typing import Any, assert_never
 from tablelog.events.base import Event
 from tablelog.rules.common import JoinPlayer
 from tablelog.rules.contract import Ruleset, commands_of, lazy
-from tablelog.rules.improv import authority, conflict, fate, finale, people, reveal
+from tablelog.rules.improv import abandon, authority, conflict, fate, finale, people, plays, reveal
 from tablelog.rules.improv import commands as c
 from tablelog.rules.improv.decks import Shuffle
 from tablelog.rules.improv.evolve import ImprovEvent, evolve, initial
@@ -39,6 +39,7 @@ ImprovCommand = (
     | c.Bribe
     | c.Narrate
     | c.Close
+    | c.Abandon
 )
 
 
@@ -61,7 +62,7 @@ def decide(state: ImprovState, command: ImprovCommand, shuffle: Shuffle) -> list
         case c.SetStake():
             return conflict.set_stake(state, command)
         case c.PlayCard():
-            return conflict.play_card(state, command, shuffle)
+            return plays.play_card(state, command, shuffle)
         case c.PlaceBonus():
             return conflict.place_bonus(state, command)
         case c.Reveal():
@@ -80,6 +81,8 @@ def decide(state: ImprovState, command: ImprovCommand, shuffle: Shuffle) -> list
             return finale.narrate(state, command)
         case c.Close():
             return finale.close(state, command, shuffle)
+        case c.Abandon():
+            return abandon.abandon(state, command, shuffle)
         case _:
             assert_never(command)
 
@@ -112,7 +115,9 @@ RULESET = Ruleset[ImprovState](
     authority=authority.AUTHORITY,
     table=clock_of,
     commands=commands_of(ImprovCommand),
-    version=2,  # 2: closed conflicts archived as records (ClosedConflict); the state counts seqs
+    # 2: closed conflicts archived as records (ClosedConflict); the state counts seqs.
+    # 3: a round keeps the reveal's ranking; an abandoned conflict keeps its reason.
+    version=3,
     demo=lazy("tablelog.rules.improv.demo", "demo"),
 )
 

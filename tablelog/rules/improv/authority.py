@@ -77,7 +77,7 @@ def acting(state: ImprovState, command: Command) -> str | None:
 
 AUTHORITY = Authority[ImprovState](
     acting=acting,
-    gm_only=(c.OpenConflict, c.Reveal, c.Close),
+    gm_only=(c.OpenConflict, c.Reveal, c.Close, c.Abandon),
     gm_also=(c.CreateCharacter,),
     what=_WHAT,
     gm_acts_for="GM stakes",

@@ -94,3 +94,10 @@ class Narrate(Command, frozen=True):
 
 class Close(Command, frozen=True):
     conflict: str | None
+
+
+class Abandon(Command, frozen=True):
+    """The GM ends an open conflict with no outcome (rules/improv.md §2)."""
+
+    conflict: str | None
+    reason: str

@@ -6,11 +6,9 @@ import re
 
 from tablelog.errors import AlreadyExists, InvalidInput, RuleViolation
 from tablelog.events.base import Event
-from tablelog.events.improv import BonusPlaced, CardPlayed, ConflictOpened, StakeSet
+from tablelog.events.improv import BonusPlaced, ConflictOpened, StakeSet
 from tablelog.rules.improv import lookup
-from tablelog.rules.improv.cards import parse_card
-from tablelog.rules.improv.commands import OpenConflict, PlaceBonus, PlayCard, SetStake
-from tablelog.rules.improv.decks import DeckWork, Shuffle
+from tablelog.rules.improv.commands import OpenConflict, PlaceBonus, SetStake
 from tablelog.rules.improv.state import GM, Conflict, ImprovState, Round, Side
 
 _CONFLICT_ID = re.compile(r"[a-z0-9][a-z0-9._-]{0,31}")
@@ -119,122 +117,6 @@ def _opponent(conflict: Conflict, key: str, given: str) -> str:
     return target.key
 
 
-def _round_to_play(conflict: Conflict) -> int:
-    rnd = conflict.current
-    if rnd is None:
-        return 1
-    if not rnd.revealed:
-        return rnd.number
-    if rnd.fate.pending or rnd.fate.choices_due:
-        waiting = [f"{a} and {b} draw tie-breakers (--draw CARD)" for a, b in rnd.fate.pending]
-        waiting += [f"{side} chooses --eliminate or --stay" for side in rnd.fate.choices_due]
-        raise RuleViolation(
-            f"round {rnd.number} of conflict {conflict.key} waits for the Hand of Fate: "
-            f"{'; '.join(waiting)} (`tablelog improv fate {conflict.key} SIDE ...`)",
-            code="fate-pending",
-        )
-    if rnd.number >= conflict.planned_rounds:
-        raise RuleViolation(
-            f"conflict {conflict.key} has played all its {conflict.planned_rounds} round(s); "
-            "give, narrate and close it",
-            code="rounds-done",
-        )
-    return rnd.number + 1
-
-
-def _close_stakes(state: ImprovState, conflict: Conflict) -> None:
-    """Checks made when the first card closes the stake phase."""
-    protagonists, gm_stakes = conflict.protagonists(), conflict.gm_stakes()
-    if not protagonists:
-        raise RuleViolation(
-            f"conflict {conflict.key} has no protagonist; every conflict includes at least one",
-            code="no-protagonist",
-        )
-    if len(gm_stakes) > len(protagonists):
-        raise RuleViolation(
-            f"the GM may have at most {len(protagonists)} stake(s) here (one per "
-            f"protagonist taking part); {len(gm_stakes)} set",
-            code="gm-stake-limit",
-        )
-    for side in protagonists:
-        if conflict.opponent_of(side.key) is None:
-            raise RuleViolation(
-                f"{side.display} opposes no side; set its stake with --opposes",
-                code="no-opponent",
-            )
-
-
-def play_card(state: ImprovState, cmd: PlayCard, shuffle: Shuffle) -> list[Event]:
-    conflict = lookup.conflict(state, cmd.conflict)
-    side = lookup.side(conflict, cmd.side)
-    number = _round_to_play(conflict)
-    if number == 1 and not conflict.stakes_closed:
-        _close_stakes(state, conflict)
-    if side.status != "in":
-        raise RuleViolation(
-            f"{side.display} is {side.status} and plays no more cards", code="side-out"
-        )
-    rnd = conflict.rounds[number - 1] if len(conflict.rounds) >= number else None
-    if rnd is not None and side.key in rnd.plays:
-        raise RuleViolation(
-            f"{side.display} already played a card in round {number}; one card per side per round",
-            code="second-card",
-        )
-    if cmd.from_deck and not side.gm:
-        raise RuleViolation(
-            "only the GM may play blind from the top of the GM deck; a player plays from hand",
-            code="player-blind",
-        )
-    if not state.managed:
-        if cmd.card is None:
-            raise InvalidInput(
-                "name the card played (recorded mode: the card dealt at the table)",
-                code="card-required",
-            )
-        return [
-            CardPlayed(
-                conflict=conflict.key,
-                round=number,
-                side=side.key,
-                card=parse_card(cmd.card),
-                from_deck=cmd.from_deck,
-            )
-        ]
-    owner = lookup.owner(side)
-    if cmd.from_deck:
-        if cmd.card is not None:
-            raise InvalidInput("--from-deck plays the top card blind; name no card", code="blind")
-        work = DeckWork(state, shuffle)
-        card = work.take(GM)
-        if card is None:
-            raise RuleViolation("the GM deck and its discards are empty", code="deck-empty")
-        return [
-            *work.events,
-            CardPlayed(
-                conflict=conflict.key,
-                round=number,
-                side=side.key,
-                card=card,
-                from_deck=True,
-                deck=GM,
-            ),
-        ]
-    if cmd.card is None:
-        raise InvalidInput("name the card to play from the hand", code="card-required")
-    card = parse_card(cmd.card)
-    hand = state.hands.get(owner, [])
-    if card not in hand:
-        raise RuleViolation(
-            f"{card} is not in {_who(owner)}'s hand ({', '.join(hand) or 'empty'})",
-            code="not-in-hand",
-        )
-    return [CardPlayed(conflict=conflict.key, round=number, side=side.key, card=card)]
-
-
-def _who(owner: str) -> str:
-    return "the GM" if owner == GM else owner
-
-
 def place_bonus(state: ImprovState, cmd: PlaceBonus) -> list[Event]:
     conflict = lookup.conflict(state, cmd.conflict)
     rnd = conflict.current
@@ -244,15 +126,15 @@ def place_bonus(state: ImprovState, cmd: PlaceBonus) -> list[Event]:
             "none waiting",
             code="bonus-timing",
         )
-    missing = [s.display for s in conflict.still_to_play(rnd)]
-    if missing:
-        raise RuleViolation(
-            f"bonuses come after every card is down; still to play: {', '.join(missing)}",
-            code="bonus-timing",
-        )
+    # A bonus goes on any card already in play, face down, before the reveal: it need not
+    # wait for every card (the seed's GM lays a card and a token before Susan plays: a bluff).
     on = lookup.side(conflict, cmd.on)
     if on.key not in rnd.plays:
-        raise RuleViolation(f"{on.display} has no card in this round", code="no-card")
+        raise RuleViolation(
+            f"{on.display} has no card down in round {rnd.number} yet; a bonus goes on a card "
+            "already in play",
+            code="no-card",
+        )
     if (cmd.tokens > 0) == (cmd.talent is not None):
         raise InvalidInput("place either story-tokens or one talent-marker", code="bonus-kind")
     by = lookup.key(cmd.by, "--by name") if cmd.by is not None else on.key if not on.gm else GM

@@ -1,8 +1,10 @@
 """Improv's demo: the seed's bar fight (chapter 4, extended conflict, main ending).
 
-The seed leaves some cards out ("?"); these are filled with cards its text allows. Players
-start a session with no tokens, yet Kit spends one in round 2 and Jason one in round 3, so the
-log awards them those tokens earlier in the session, from the pool (3 -> 1).
+The seed leaves some cards out ("?"); these are filled with cards its text allows. Its cast:
+Bob plays Kit and Susan plays Diana (the seed's own examples); Jason's player is not named, so
+Richard plays him. Players start a session with no tokens, yet Kit spends one in round 2 and
+Jason one in round 3, so the log awards them those tokens earlier in the session, from the
+pool (3 -> 1).
 """
 
 from __future__ import annotations
@@ -15,12 +17,12 @@ FIGHT = "fight"
 
 SETUP: list[Command] = [
     c.CreateCharacter(player="Bob", character="Kit", talents=["Brawler"]),
-    c.CreateCharacter(player="Susan", character="Jason", talents=["Protector"]),
-    c.CreateCharacter(player="Richard", character="Diana", talents=["Marksman"]),
+    c.CreateCharacter(player="Richard", character="Jason", talents=["Protector"]),
+    c.CreateCharacter(player="Susan", character="Diana", talents=["Marksman"]),
     c.StartSession(),
     c.StartScene(title="Riso's bar"),
-    c.Award(giver="Richard", receiver="Bob"),
-    c.Award(giver="Bob", receiver="Susan"),
+    c.Award(giver="Susan", receiver="Bob"),  # Diana's player to Kit's
+    c.Award(giver="Bob", receiver="Richard"),  # Kit's player to Jason's
 ]
 
 OPENING: list[Command] = [
@@ -54,7 +56,7 @@ ROUND_2: list[Command] = [
     c.PlaceBonus(conflict=FIGHT, on="Riso", tokens=1),
     c.PlaceBonus(conflict=FIGHT, on="Kit", tokens=1),
     c.Reveal(conflict=FIGHT),
-    c.Award(giver="Bob", receiver="Richard", conflict=FIGHT),
+    c.Award(giver="Bob", receiver="Susan", conflict=FIGHT),  # for Diana's pistol-whipping
 ]
 
 ROUND_3: list[Command] = [
@@ -103,8 +105,8 @@ MAIN_ENDING: list[Command] = [
         text="Kit tackles Riso: 'You just gunned down a man in front of three agents.'",
     ),
     # Awards after the last reveal count toward round 3, one per giver.
-    c.Award(giver="Richard", receiver="Susan", conflict=FIGHT),
-    c.Award(giver="Susan", receiver="Bob", conflict=FIGHT),
+    c.Award(giver="Susan", receiver="Richard", conflict=FIGHT),  # Jason's "wood cut"
+    c.Award(giver="Richard", receiver="Bob", conflict=FIGHT),  # Kit's gritty dialog
     c.Close(conflict=FIGHT),
 ]
 
@@ -113,7 +115,7 @@ ALTERNATE_ENDING: list[Command] = [
     c.Give(conflict=FIGHT, giver="Diana", receiver="Jason", card="JH"),
     c.Give(conflict=FIGHT, giver="Kit", receiver="Jason", card="JK"),
     # Jason rewards Kit; he would reward Diana too, but one award per giver per round.
-    c.Award(giver="Susan", receiver="Bob", conflict=FIGHT),
+    c.Award(giver="Richard", receiver="Bob", conflict=FIGHT),
     c.Close(conflict=FIGHT),
 ]
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tablelog.events.base import Event
-from tablelog.events.core import CampaignCreated
+from tablelog.events.core import AccessReissued, CampaignCreated
 from tablelog.events.improv import (
     BonusPlaced,
     CardPlayed,
@@ -33,23 +33,16 @@ from tablelog.events.improv import (
     SessionStarted,
     StakeSet,
     TokenAwarded,
-    TokenMove,
     TokenSpent,
     VictoryCardGiven,
 )
+from tablelog.rules.improv import evolve_conflict as ec
 from tablelog.rules.improv.options import ImprovOptions
 from tablelog.rules.improv.state import (
-    GM,
-    Bonus,
     Character,
-    Conflict,
     Deck,
     ImprovState,
-    PileCard,
-    Play,
     Player,
-    Round,
-    Side,
 )
 from tablelog.rules.options import from_recorded
 
@@ -76,6 +69,7 @@ ImprovEvent = (
     | TokenSpent
     | Narrated
     | ConflictClosed
+    | AccessReissued
 )
 
 
@@ -88,36 +82,6 @@ def initial(created: CampaignCreated) -> ImprovState:
     )
     state.players[created.gm] = Player(key=created.gm, display=created.gm)
     return state
-
-
-def _apply_moves(state: ImprovState, moves: list[TokenMove]) -> None:
-    for move in moves:
-        state.ledger.move(move.source, move.to, move.count)
-
-
-def _round(conflict: Conflict, number: int) -> Round:
-    while len(conflict.rounds) < number:
-        conflict.rounds.append(Round(number=len(conflict.rounds) + 1))
-    return conflict.rounds[number - 1]
-
-
-def _discard(state: ImprovState, deck: str | None, cards: list[str]) -> None:
-    if deck is not None and deck in state.decks:
-        state.decks[deck].discard.extend(cards)
-
-
-def _take_from_hand(state: ImprovState, owner: str, card: str) -> None:
-    hand = state.hands.get(owner, [])
-    if card in hand:
-        hand.remove(card)
-
-
-def _take_from_deck(state: ImprovState, deck: str | None, card: str) -> None:
-    if deck is None or deck not in state.decks:
-        return
-    draw = state.decks[deck].draw
-    if card in draw:
-        draw.remove(card)
 
 
 def evolve(state: ImprovState, event: ImprovEvent) -> ImprovState:
@@ -200,136 +164,8 @@ def _cards_drawn(state: ImprovState, event: CardsDrawn) -> None:
 
 def _cards_discarded(state: ImprovState, event: CardsDiscarded) -> None:
     for card in event.cards:
-        _take_from_hand(state, event.owner, card)
-    _discard(state, state.deck_of(event.owner), list(event.cards))
-
-
-def _conflict_opened(state: ImprovState, event: ConflictOpened) -> None:
-    state.conflicts[event.conflict] = Conflict(
-        key=event.conflict,
-        kind=event.kind,
-        planned_rounds=event.rounds,
-        gm_tokens_at_open=event.gm_tokens_at_open,
-        opened_at=state.seq,
-    )
-
-
-def _stake_set(state: ImprovState, event: StakeSet) -> None:
-    state.conflicts[event.conflict].sides[event.side] = Side(
-        key=event.side,
-        display=event.display,
-        gm=event.gm,
-        text=event.text,
-        opposes=event.opposes,
-        player=event.player,
-    )
-
-
-def _card_played(state: ImprovState, event: CardPlayed) -> None:
-    conflict = state.conflicts[event.conflict]
-    _round(conflict, event.round).plays[event.side] = Play(
-        card=event.card, from_deck=event.from_deck, deck=event.deck
-    )
-    if state.managed:
-        side = conflict.sides[event.side]
-        if event.from_deck:
-            _take_from_deck(state, event.deck, event.card)
-        else:
-            _take_from_hand(state, GM if side.gm else side.player or GM, event.card)
-
-
-def _bonus_placed(state: ImprovState, event: BonusPlaced) -> None:
-    conflict = state.conflicts[event.conflict]
-    _round(conflict, event.round).bonuses.append(
-        Bonus(
-            on=event.on,
-            by=event.by,
-            player=event.player,
-            kind=event.kind,
-            count=event.count,
-            talent=event.talent,
-            assist=event.assist,
-        )
-    )
-    if event.kind == "token":
-        state.ledger.move(event.player, "table", event.count)
-        if event.player == GM:
-            conflict.gm_spent += event.count
-    elif event.talent is not None and event.by in state.characters:
-        state.characters[event.by].uses[event.talent] += event.count
-
-
-def _round_revealed(state: ImprovState, event: RoundRevealed) -> None:
-    conflict = state.conflicts[event.conflict]
-    rnd = _round(conflict, event.round)
-    rnd.revealed = True
-    rnd.totals = dict(event.totals)
-    rnd.beats = [(w, loser) for w, loser in event.beats]
-    rnd.winners = list(event.winners)
-    rnd.fate.pending = [(a, b) for a, b in event.ties]
-    _apply_moves(state, event.token_moves)
-    conflict.banked += sum(m.count for m in event.token_moves if m.to == "bank")
-    _settle_cards(state, conflict, rnd, event.victory, event.discarded)
-    if conflict.kind == "simple":
-        conflict.beats = list(rnd.beats)
-
-
-def _fate_card_drawn(state: ImprovState, event: FateCardDrawn) -> None:
-    conflict = state.conflicts[event.conflict]
-    rnd = _round(conflict, event.round)
-    rnd.fate.draws.setdefault(event.side, []).append(event.card)
-    if event.deck is not None:
-        _take_from_deck(state, event.deck, event.card)
-        _discard(state, event.deck, [event.card])
-
-
-def _fate_resolved(state: ImprovState, event: FateResolved) -> None:
-    conflict = state.conflicts[event.conflict]
-    rnd = _round(conflict, event.round)
-    fate = rnd.fate
-    for pair in ((event.winner, event.loser), (event.loser, event.winner)):
-        if pair in fate.pending:
-            fate.pending.remove(pair)
-    fate.results.append((event.winner, event.loser))
-    rnd.beats.append((event.winner, event.loser))
-    if event.winner not in rnd.winners:
-        rnd.winners.append(event.winner)
-    _settle_cards(state, conflict, rnd, event.victory, event.discarded)
-    if conflict.kind == "simple":
-        conflict.beats = list(rnd.beats)
-    else:
-        fate.choices_due.append(event.loser)
-        conflict.sides[event.loser].fate_losses += 1
-
-
-def _fate_chosen(state: ImprovState, event: FateChosen) -> None:
-    conflict = state.conflicts[event.conflict]
-    rnd = _round(conflict, event.round)
-    if event.side in rnd.fate.choices_due:
-        rnd.fate.choices_due.remove(event.side)
-    side = conflict.sides[event.side]
-    if event.outcome == "eliminated":
-        side.status = "eliminated"
-        _discard_pile(state, side)
-    elif event.outcome == "destroyed":
-        side.status = "destroyed"
-
-
-def _victory_card_given(state: ImprovState, event: VictoryCardGiven) -> None:
-    conflict = state.conflicts[event.conflict]
-    giver, receiver = conflict.sides[event.giver], conflict.sides[event.receiver]
-    giver.gifts_given += 1
-    origin: str | None = None
-    if event.random:
-        origin = state.deck_of(_owner(giver)) if state.managed else None
-        _take_from_deck(state, origin, event.card)
-    else:
-        for index, pile_card in enumerate(giver.victory):
-            if pile_card.card == event.card:
-                origin = pile_card.deck
-                del giver.victory[index]
-                break
-    receiver.victory.append(PileCard(card=event.card, own=False, deck=origin))
+        ec.take_from_hand(state, event.owner, card)
+    ec.discard(state, state.deck_of(event.owner), list(event.cards))
 
 
 def _token_awarded(state: ImprovState, event: TokenAwarded) -> None:
@@ -344,27 +180,8 @@ def _token_spent(state: ImprovState, event: TokenSpent) -> None:
     state.ledger.move(event.player, event.to, 1)
 
 
-def _narrated(state: ImprovState, event: Narrated) -> None:
-    if event.final:
-        state.conflicts[event.conflict].sides[event.side].final_narration = True
-
-
-def _conflict_closed(state: ImprovState, event: ConflictClosed) -> None:
-    conflict = state.conflicts[event.conflict]
-    conflict.status = "closed"
-    conflict.closed_at = state.seq
-    # The conflict closed before this one is archived now, not at its own close: the replay of
-    # a close and `show` right after it see the whole conflict without a rebuild.
-    earlier = state.last_closed
-    if earlier is not None and earlier != conflict.key:
-        state.keep_record(state.conflicts.pop(earlier))
-    state.last_closed = conflict.key
-    if conflict.kind == "extended":
-        conflict.beats = [(w, loser) for w, loser in event.beats]
-        for side in conflict.sides.values():
-            # The cards go back to their decks; the pile stays on record as it ended.
-            _discard_pile(state, side, keep_record=True)
-    _apply_moves(state, event.token_moves)
+def _nothing(_state: ImprovState, _event: Event) -> None:
+    pass
 
 
 _HANDLERS: dict[type[Event], Callable[[ImprovState, Any], None]] = {
@@ -377,51 +194,18 @@ _HANDLERS: dict[type[Event], Callable[[ImprovState, Any], None]] = {
     DeckShuffled: _deck_shuffled,
     CardsDrawn: _cards_drawn,
     CardsDiscarded: _cards_discarded,
-    ConflictOpened: _conflict_opened,
-    StakeSet: _stake_set,
-    CardPlayed: _card_played,
-    BonusPlaced: _bonus_placed,
-    RoundRevealed: _round_revealed,
-    FateCardDrawn: _fate_card_drawn,
-    FateResolved: _fate_resolved,
-    FateChosen: _fate_chosen,
-    VictoryCardGiven: _victory_card_given,
+    ConflictOpened: ec.conflict_opened,
+    StakeSet: ec.stake_set,
+    CardPlayed: ec.card_played,
+    BonusPlaced: ec.bonus_placed,
+    RoundRevealed: ec.round_revealed,
+    FateCardDrawn: ec.fate_card_drawn,
+    FateResolved: ec.fate_resolved,
+    FateChosen: ec.fate_chosen,
+    VictoryCardGiven: ec.victory_card_given,
     TokenAwarded: _token_awarded,
     TokenSpent: _token_spent,
-    Narrated: _narrated,
-    ConflictClosed: _conflict_closed,
+    Narrated: ec.narrated,
+    ConflictClosed: ec.conflict_closed,
+    AccessReissued: _nothing,  # a core event: who holds a token is no part of the table
 }
-
-
-def _settle_cards(
-    state: ImprovState,
-    conflict: Conflict,
-    rnd: Round,
-    victory: dict[str, str],
-    discarded: dict[str, str],
-) -> None:
-    rnd.settled.update(victory)
-    rnd.settled.update(discarded)
-    for side_key, card in victory.items():
-        play = rnd.plays.get(side_key)
-        deck = play.deck if play is not None else None
-        if play is not None and deck is None and state.managed:
-            deck = state.deck_of(_owner(conflict.sides[side_key]))
-        conflict.sides[side_key].victory.append(PileCard(card=card, own=True, deck=deck))
-    for side_key, card in discarded.items():
-        if state.managed:
-            play = rnd.plays.get(side_key)
-            deck = play.deck if play is not None and play.deck else None
-            _discard(state, deck or state.deck_of(_owner(conflict.sides[side_key])), [card])
-
-
-def _owner(side: Side) -> str:
-    return GM if side.gm else side.player or GM
-
-
-def _discard_pile(state: ImprovState, side: Side, *, keep_record: bool = False) -> None:
-    if state.managed:
-        for pile_card in side.victory:
-            _discard(state, pile_card.deck, [pile_card.card])
-    if not keep_record:
-        side.victory = []

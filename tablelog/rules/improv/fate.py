@@ -12,7 +12,7 @@ from typing import Literal
 from tablelog.errors import InvalidInput, RuleViolation
 from tablelog.events.base import Event
 from tablelog.events.improv import FateCardDrawn, FateChosen, FateResolved
-from tablelog.rules.improv import lookup
+from tablelog.rules.improv import lookup, opposition
 from tablelog.rules.improv.cards import Outcome, compare, parse_card, value
 from tablelog.rules.improv.commands import Fate
 from tablelog.rules.improv.decks import DeckWork, Shuffle
@@ -79,7 +79,9 @@ def resolve(
     """FateResolved for every pending pair its draws now decide, with the cards it settles."""
     events: list[Event] = []
     settled = set(rnd.settled)
-    winners = list(rnd.winners)
+    beats: list[tuple[str, str]] = list(rnd.beats)
+    losses: dict[str, int] = {}  # side -> Hand-of-Fate losses decided here
+    owed: dict[str, int] = {}  # side -> choices it owes for this round
     pending = [list(p) for p in rnd.fate.pending]
     cards = {s: p.card for s, p in rnd.plays.items()}
     for a, b in list(pending):
@@ -90,9 +92,8 @@ def resolve(
         outcome, attempt = decided
         winner, loser = (a, b) if outcome is Outcome.FIRST else (b, a)
         pending.remove([a, b])
-        if winner not in winners:
-            winners.append(winner)
-        victory, discarded = settle(conflict, cards, pending, winners, settled)
+        beats.append((winner, loser))
+        victory, discarded = settle(conflict, cards, pending, opposition.winners(beats), settled)
         settled |= set(victory) | set(discarded)
         used = list(zip(da, db, strict=False))[: attempt + 1]
         events.append(
@@ -107,7 +108,22 @@ def resolve(
                 discarded=discarded,
             )
         )
+        if conflict.kind == "extended":
+            losses[loser] = losses.get(loser, 0) + 1
+            owed[loser] = owed.get(loser, rnd.fate.choices_due.count(loser)) + 1
+            if conflict.sides[loser].fate_losses + losses[loser] >= 2:
+                # A second loss in the same conflict destroys: there is no choice to make.
+                events.extend(_destroyed(conflict, rnd, loser) for _ in range(owed[loser]))
+                owed[loser] = 0
     return events
+
+
+def _destroyed(conflict: Conflict, rnd: Round, side: str) -> FateChosen:
+    """The side stayed in after its first loss (an eliminated side plays no more), so its
+    second loss finds it still in: destroyed."""
+    return FateChosen(
+        conflict=conflict.key, round=rnd.number, side=side, choice="stay", outcome="destroyed"
+    )
 
 
 def draw_managed(
@@ -187,6 +203,11 @@ def _choose(conflict: Conflict, rnd: Round, side: str, choice: str) -> FateChose
             "the loser's choice exists only in extended conflicts", code="fate-simple"
         )
     if side not in rnd.fate.choices_due:
+        if conflict.sides[side].status == "destroyed":
+            raise RuleViolation(
+                f"{side} was destroyed by a second Hand-of-Fate loss; there is no choice to make",
+                code="no-fate",
+            )
         raise RuleViolation(f"{side} has no Hand of Fate loss to answer", code="no-fate")
     outcome: Literal["eliminated", "stayed", "destroyed"]
     if conflict.sides[side].fate_losses >= 2:

@@ -5,14 +5,14 @@ from __future__ import annotations
 from tablelog.errors import InvalidInput, RuleViolation
 from tablelog.events.base import Event
 from tablelog.events.improv import ConflictClosed, FinalPair, Narrated, TokenMove, VictoryCardGiven
-from tablelog.rules.improv import lookup
-from tablelog.rules.improv.cards import card_key, parse_card, pretty
+from tablelog.rules.improv import lookup, opposition
+from tablelog.rules.improv.cards import card_key, parse_card, pretty, value
 from tablelog.rules.improv.commands import Close, Give, Narrate
 from tablelog.rules.improv.decks import DeckWork, Shuffle
-from tablelog.rules.improv.state import GM, Conflict, ImprovState, Side
+from tablelog.rules.improv.state import Conflict, ImprovState, Side
 
 
-def _rounds_done(conflict: Conflict) -> bool:
+def rounds_done(conflict: Conflict) -> bool:
     last = conflict.current
     return (
         last is not None
@@ -29,7 +29,7 @@ def give(state: ImprovState, cmd: Give, shuffle: Shuffle) -> list[Event]:
         raise RuleViolation(
             "victory cards are given only in extended conflicts", code="give-simple"
         )
-    if not _rounds_done(conflict):
+    if not rounds_done(conflict):
         raise RuleViolation(
             f"victory cards are given after the last round of conflict {conflict.key} is "
             "revealed and settled",
@@ -62,6 +62,16 @@ def give(state: ImprovState, cmd: Give, shuffle: Shuffle) -> list[Event]:
     if cmd.card is None:
         raise InvalidInput("name the victory card to give, or --random", code="card-required")
     card = parse_card(cmd.card)
+    if not giver.victory:
+        why = (
+            "a destroyed side with none gives one card from its deck with --random"
+            if destroyed
+            else "a side keeps its card only when it beats a direct opponent"
+        )
+        raise RuleViolation(
+            f"{giver.display} holds no victory card ({why}); nothing to give",
+            code="no-victory-card",
+        )
     pile = [p for p in giver.victory if p.card == card]
     if not pile:
         held = ", ".join(p.card for p in giver.victory) or "none"
@@ -121,26 +131,14 @@ def narrate(state: ImprovState, cmd: Narrate) -> list[Event]:
 
 
 def final_pairs(state: ImprovState, conflict: Conflict) -> list[FinalPair]:
-    """Between direct opponents: the larger pile wins; equal sizes compare cards from the
-    highest down (unmodified value, then suit); all equal: nobody beats anybody."""
-    options = state.options
+    """Between direct opponents: the larger pile wins; equal sizes compare the unmodified card
+    values from the highest down ("the high card-values in each set determines the winner":
+    K, 5 beats K, 4 whatever the suits); only when every value is equal do suits decide,
+    highest card first; all equal: nobody beats anybody."""
     pairs: list[FinalPair] = []
-    for a, b in conflict.opponent_pairs():
+    for a, b in opposition.direct_pairs(conflict):
         side_a, side_b = conflict.sides[a], conflict.sides[b]
-        pile_a = sorted(
-            (p.card for p in side_a.victory),
-            reverse=True,
-            key=lambda c: card_key(
-                c, joker_value=options.joker_value, suit_order=options.suit_order
-            ),
-        )
-        pile_b = sorted(
-            (p.card for p in side_b.victory),
-            reverse=True,
-            key=lambda c: card_key(
-                c, joker_value=options.joker_value, suit_order=options.suit_order
-            ),
-        )
+        pile_a, pile_b = _ordered(state, side_a), _ordered(state, side_b)
         winner: str | None
         if side_a.status != "in" or side_b.status != "in":
             out = [s for s in (side_a, side_b) if s.status != "in"]
@@ -148,27 +146,11 @@ def final_pairs(state: ImprovState, conflict: Conflict) -> list[FinalPair]:
             rule = f"{out[0].key} is {out[0].status}: it loses its stakes"
         elif len(pile_a) != len(pile_b):
             winner = a if len(pile_a) > len(pile_b) else b
-            rule = (
-                f"larger victory pile: {max(len(pile_a), len(pile_b))} cards to "
-                f"{min(len(pile_a), len(pile_b))}"
-            )
+            more, fewer = max(len(pile_a), len(pile_b)), min(len(pile_a), len(pile_b))
+            rule = f"larger victory pile: {more} card{'s' if more != 1 else ''} to {fewer}"
         else:
-            winner, rule = None, f"equal piles of {len(pile_a)}, every card equal: nobody wins"
-            for card_a, card_b in zip(pile_a, pile_b, strict=True):
-                key_a = card_key(
-                    card_a, joker_value=options.joker_value, suit_order=options.suit_order
-                )
-                key_b = card_key(
-                    card_b, joker_value=options.joker_value, suit_order=options.suit_order
-                )
-                if key_a != key_b:
-                    winner = a if key_a > key_b else b
-                    rule = (
-                        f"equal piles of {len(pile_a)}: highest differing card "
-                        f"{pretty(card_a if winner == a else card_b)} beats "
-                        f"{pretty(card_b if winner == a else card_a)}"
-                    )
-                    break
+            first, rule = _equal_piles(state, pile_a, pile_b)
+            winner = None if first is None else a if first else b
         pairs.append(
             FinalPair(
                 first=a, second=b, first_pile=pile_a, second_pile=pile_b, winner=winner, rule=rule
@@ -177,12 +159,50 @@ def final_pairs(state: ImprovState, conflict: Conflict) -> list[FinalPair]:
     return pairs
 
 
+def _ordered(state: ImprovState, side: Side) -> list[str]:
+    """A victory pile from its highest card down (value, then suit)."""
+    o = state.options
+    return sorted(
+        (p.card for p in side.victory),
+        reverse=True,
+        key=lambda c: card_key(c, joker_value=o.joker_value, suit_order=o.suit_order),
+    )
+
+
+def _equal_piles(
+    state: ImprovState, pile_a: list[str], pile_b: list[str]
+) -> tuple[bool | None, str]:
+    """(True: the first pile wins, False: the second, None: nobody) and the rule that said so."""
+    o = state.options
+    size = f"equal piles of {len(pile_a)}"
+    values_a = [value(c, o.joker_value) for c in pile_a]
+    values_b = [value(c, o.joker_value) for c in pile_b]
+    for card_a, card_b, value_a, value_b in zip(pile_a, pile_b, values_a, values_b, strict=True):
+        if value_a != value_b:
+            won, lost = (card_a, card_b) if value_a > value_b else (card_b, card_a)
+            return value_a > value_b, (
+                f"{size}: card values compared from the highest, {pretty(won)} "
+                f"({max(value_a, value_b)}) beats {pretty(lost)} ({min(value_a, value_b)}); "
+                "suits count only when every value is equal"
+            )
+    for card_a, card_b in zip(pile_a, pile_b, strict=True):
+        key_a = card_key(card_a, joker_value=o.joker_value, suit_order=o.suit_order)
+        key_b = card_key(card_b, joker_value=o.joker_value, suit_order=o.suit_order)
+        if key_a != key_b:
+            won, lost = (card_a, card_b) if key_a > key_b else (card_b, card_a)
+            return key_a > key_b, (
+                f"{size}, every value equal: {pretty(won)} beats {pretty(lost)} on suit "
+                f"(order {o.suit_order}, a Joker above every suit)"
+            )
+    return None, f"{size}, every card equal"
+
+
 def close(state: ImprovState, cmd: Close, shuffle: Shuffle) -> list[Event]:
     conflict = lookup.conflict(state, cmd.conflict)
     if not conflict.stakes_closed:
         # No card is down yet: the conflict simply ends (opened by mistake, stakes to redo).
         return [ConflictClosed(conflict=conflict.key, beats=[], abandoned=True)]
-    if not _rounds_done(conflict):
+    if not rounds_done(conflict):
         done = sum(
             1
             for r in conflict.rounds
@@ -228,15 +248,8 @@ def _refill(state: ImprovState, conflict: Conflict, shuffle: Shuffle) -> list[Ev
         for pile_card in side.victory:
             if pile_card.deck is not None:
                 work.discard(pile_card.deck, [pile_card.card])
-    owners = sorted(
-        {
-            lookup.owner(conflict.sides[s])
-            for r in conflict.rounds
-            for s, p in r.plays.items()
-            if not p.from_deck
-        }
-        | ({GM} if any(p.from_deck for r in conflict.rounds for p in r.plays.values()) else set())
-    )
+    # Whoever played, from hand or blind (a blind card comes from its owner's deck).
+    owners = sorted({lookup.owner(conflict.sides[s]) for r in conflict.rounds for s in r.plays})
     for owner in owners:
         missing = state.hand_size(owner) - len(state.hands.get(owner, []))
         if missing > 0:

@@ -5,6 +5,8 @@ Every miss is a refusal naming the value given and the values allowed.
 
 from __future__ import annotations
 
+import unicodedata
+
 from tablelog.errors import InvalidInput, NotFound, RuleViolation
 from tablelog.rules.improv.state import (
     GM,
@@ -42,6 +44,38 @@ def text_of(value: str, what: str) -> str:
             code="text-too-long",
         )
     return stripped
+
+
+MAX_TALENT = 40
+
+
+def talent_key(text: str) -> str:
+    """A talent's key: its name as the rulebook writes it (`clever investigator`, `Fast
+    talker`), matched case-insensitively. 1 to 40 printable characters, spaces inside allowed;
+    control characters and leading or trailing spaces are refused, not trimmed."""
+    name = unicodedata.normalize("NFC", text)
+    if not name or len(name) > MAX_TALENT:
+        raise InvalidInput(
+            f"talent name {text!r} is not allowed; use 1 to {MAX_TALENT} characters, got "
+            f"{len(name)}",
+            code="bad-talent",
+        )
+    if name != name.strip():
+        raise InvalidInput(
+            f"talent name {text!r} starts or ends with a space; spaces go only inside it",
+            code="bad-talent",
+        )
+    if not name.isprintable():
+        raise InvalidInput(
+            f"talent name {text!r} contains control or invisible characters; use printable "
+            "characters and spaces",
+            code="bad-talent",
+        )
+    return _folded(name)
+
+
+def _folded(text: str) -> str:
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", text).casefold())
 
 
 def _listing(names: list[str]) -> str:
@@ -117,13 +151,16 @@ def character(state: ImprovState, given: str) -> Character:
 
 
 def talent(ch: Character, given: str) -> str:
-    name = key(given, "talent name")
-    if name not in ch.talents:
-        raise NotFound(
-            f"{ch.display} has no talent {given!r}; talents: {_listing(list(ch.talents))}",
-            code="unknown-talent",
-        )
-    return name
+    """The key of `ch`'s talent `given` (any case)."""
+    wanted = _folded(given)
+    for name in ch.talents:
+        # Keys of older logs were made by another rule: compare them folded the same way.
+        if name == given or _folded(name) == wanted:
+            return name
+    raise NotFound(
+        f"{ch.display} has no talent {given!r}; talents: {_listing(list(ch.talents.values()))}",
+        code="unknown-talent",
+    )
 
 
 def owner(s: Side) -> str:

@@ -55,10 +55,10 @@ def create_character(state: ImprovState, cmd: CreateCharacter, shuffle: Shuffle)
         )
     talents: dict[str, str] = {}
     for talent in cmd.talents:
-        talent_key = lookup.key(talent, "talent name")
+        talent_key = lookup.talent_key(talent)
         if talent_key in talents:
             raise InvalidInput(f"talent {talent!r} is listed twice", code="duplicate-talent")
-        talents[talent_key] = talent.strip()
+        talents[talent_key] = talent
     events: list[Event] = []
     if player not in state.players:
         events.append(PlayerJoined(player=player, display=cmd.player.strip()))
@@ -175,10 +175,8 @@ def award(state: ImprovState, cmd: Award) -> list[Event]:
         raise RuleViolation(f"{cmd.giver} cannot award a token to themself", code="award-self")
     source = "pool" if state.options.award_source == "pool" else giver
     if state.ledger.held(source) < 1:
-        where = "the pool is" if source == "pool" else f"{cmd.giver} has"
-        raise RuleViolation(
-            f"{where} empty; an award needs 1 token, 0 available", code="award-empty"
-        )
+        where = "the pool is empty" if source == "pool" else f"{cmd.giver} holds no story-token"
+        raise RuleViolation(f"{where}; an award needs 1 token, 0 available", code="award-empty")
 
     def award_event(conflict: str | None = None, number: int | None = None) -> TokenAwarded:
         return TokenAwarded(

@@ -13,7 +13,7 @@ from tablelog.events.improv import (
     RoundRevealed,
     TokenMove,
 )
-from tablelog.rules.improv import lookup
+from tablelog.rules.improv import lookup, opposition
 from tablelog.rules.improv.cards import (
     Outcome,
     card_key,
@@ -78,9 +78,7 @@ def reveal(state: ImprovState, cmd: Reveal, shuffle: Shuffle) -> list[Event]:
     pairs: list[PairResult] = []
     ties: list[list[str]] = []
     beats: list[list[str]] = []
-    for a, b in conflict.opponent_pairs():
-        if a not in cards or b not in cards:
-            continue
+    for a, b in opposition.round_pairs(conflict, cards):
         outcome = compare(
             (sums[a], cards[a]),
             (sums[b], cards[b]),
@@ -103,10 +101,10 @@ def reveal(state: ImprovState, cmd: Reveal, shuffle: Shuffle) -> list[Event]:
             ties.append([a, b])
         else:
             beats.append([winner, b if winner == a else a])
-    unopposed = [
-        s.key for s in conflict.sides.values() if s.status == "in" and conflict.unopposed(s.key)
-    ]
-    winners = _winners(conflict, beats, unopposed)
+    # An unopposed side's stake succeeds on its own, but it beats nobody: no winner, and
+    # its card (if it played one) is discarded.
+    unopposed = [key for key in conflict.sides if opposition.unopposed(conflict, key)]
+    winners = opposition.winners(beats)
     victory, discarded = settle(conflict, cards, ties, winners, set())
     event = RoundRevealed(
         conflict=conflict.key,
@@ -119,7 +117,7 @@ def reveal(state: ImprovState, cmd: Reveal, shuffle: Shuffle) -> list[Event]:
         winners=winners,
         unopposed=unopposed,
         ties=ties,
-        token_moves=_token_moves(state, conflict, rnd, cards),
+        token_moves=token_moves(state, conflict, rnd, cards),
         victory=victory,
         discarded=discarded,
     )
@@ -140,16 +138,7 @@ def reveal(state: ImprovState, cmd: Reveal, shuffle: Shuffle) -> list[Event]:
     return events
 
 
-def _winners(conflict: Conflict, beats: list[list[str]], unopposed: list[str]) -> list[str]:
-    """A protagonist wins by beating its opponent; a GM stake by beating any protagonist."""
-    winners: list[str] = []
-    for winner, _loser in beats:
-        if winner not in winners:
-            winners.append(winner)
-    return winners + [s for s in unopposed if s not in winners]
-
-
-def _token_moves(
+def token_moves(
     state: ImprovState, conflict: Conflict, rnd: Round, cards: dict[str, str]
 ) -> list[TokenMove]:
     """GM tokens go to the pool; a player's to the bank when the colour of the placer's own
@@ -169,7 +158,8 @@ def _token_moves(
             )
             continue
         own = cards.get(bonus.by)
-        opponent = conflict.opponent_of(bonus.by) if bonus.by in conflict.sides else None
+        in_conflict = bonus.by in conflict.sides
+        opponent = opposition.opponent_of(conflict, bonus.by) if in_conflict else None
         if own is None or opponent is None:
             to, why = "out_of_play", f"{bonus.by} has no card in this conflict"
         elif not conflict.sides[opponent].gm:

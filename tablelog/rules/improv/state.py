@@ -14,6 +14,7 @@ from typing import Literal
 import msgspec
 
 from tablelog.packing import pack, unpack
+from tablelog.rules.improv import opposition
 from tablelog.rules.improv.options import ImprovOptions
 
 GM = "gm"
@@ -98,6 +99,7 @@ class Play(msgspec.Struct):
     card: str
     from_deck: bool = False
     deck: str | None = None
+    unseen: bool = False  # blind from an empty hand: not even its owner sees it
 
 
 class Bonus(msgspec.Struct):
@@ -125,6 +127,7 @@ class Round(msgspec.Struct):
     bonuses: list[Bonus] = msgspec.field(default_factory=list)
     revealed: bool = False
     totals: dict[str, int] = msgspec.field(default_factory=dict)
+    ranking: list[str] = msgspec.field(default_factory=list)  # the reveal's, highest first
     beats: list[tuple[str, str]] = msgspec.field(default_factory=list)
     winners: list[str] = msgspec.field(default_factory=list)
     fate: Fate = msgspec.field(default_factory=Fate)
@@ -159,6 +162,7 @@ class Conflict(msgspec.Struct):
     beats: list[tuple[str, str]] = msgspec.field(default_factory=list)  # final (extended) or reveal
     opened_at: int = 0  # the seq of the event that opened it
     closed_at: int = 0  # the seq of the event that closed it
+    abandoned: str | None = None  # the GM's reason, when it abandoned the conflict
 
     @property
     def stakes_closed(self) -> bool:
@@ -192,6 +196,7 @@ class Conflict(msgspec.Struct):
                 for side in self.sides.values()
             ),
             beats=tuple(self.beats),
+            abandoned=self.abandoned,
         )
 
     def protagonists(self) -> list[Side]:
@@ -203,43 +208,13 @@ class Conflict(msgspec.Struct):
     def participating_players(self) -> set[str]:
         return {s.player for s in self.sides.values() if s.player is not None}
 
-    def opponent_pairs(self) -> list[tuple[str, str]]:
-        """Every pair of direct opponents, once: (protagonist, the side it opposes)."""
-        pairs: list[tuple[str, str]] = []
-        for side in self.protagonists():
-            if side.opposes is None:
-                continue
-            pair = (side.key, side.opposes)
-            if (pair[1], pair[0]) not in pairs:
-                pairs.append(pair)
-        return pairs
-
     def still_to_play(self, rnd: Round) -> list[Side]:
-        """Sides that must play in `rnd` before bonuses and the reveal (unopposed ones need not)."""
+        """Sides that must play in `rnd` before the reveal (unopposed ones need not)."""
         return [
             s
             for s in self.sides.values()
-            if s.status == "in" and s.key not in rnd.plays and not self.unopposed(s.key)
+            if s.status == "in" and s.key not in rnd.plays and not opposition.unopposed(self, s.key)
         ]
-
-    def unopposed(self, key: str) -> bool:
-        """No side still in the conflict opposes this one: its stake succeeds automatically."""
-        side = self.sides[key]
-        if side.gm:
-            return not any(p.opposes == key and p.status == "in" for p in self.protagonists())
-        if side.opposes is not None and self.sides[side.opposes].status == "in":
-            return False
-        return not any(p.opposes == key and p.status == "in" for p in self.protagonists())
-
-    def opponent_of(self, side: str) -> str | None:
-        """The side a protagonist opposes (or that opposes it, between protagonists)."""
-        own = self.sides[side]
-        if own.opposes is not None:
-            return own.opposes
-        for other in self.protagonists():
-            if other.opposes == side:
-                return other.key
-        return None
 
 
 class ClosedSide(msgspec.Struct, frozen=True, array_like=True, gc=False):
@@ -265,11 +240,12 @@ class ClosedConflict(msgspec.Struct, frozen=True, array_like=True):
     key: str
     kind: str
     planned_rounds: int
-    played: int  # rounds begun (every one of them revealed: `close` refuses an unfinished one)
+    played: int  # rounds begun (each revealed, or turned up when the conflict was abandoned)
     opened_at: int
     closed_at: int
     sides: tuple[ClosedSide, ...]
     beats: tuple[tuple[str, str], ...]
+    abandoned: str | None = None  # the GM's reason, when it abandoned the conflict
 
 
 class Deck(msgspec.Struct):

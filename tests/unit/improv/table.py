@@ -14,11 +14,13 @@ from typing import Any, TypeVar
 import msgspec
 import pytest
 
+from tablelog.commands.audit import account_of
 from tablelog.commands.campaigns import create_campaign
 from tablelog.commands.table import campaign_state, execute
 from tablelog.errors import TablelogError
 from tablelog.events.base import Event
 from tablelog.events.envelope import Envelope
+from tablelog.projections.account import Account
 from tablelog.projections.improv.views import hand_view, show_view
 from tablelog.projections.views import state_view
 from tablelog.rules.common import Command
@@ -36,10 +38,11 @@ def unsalted(event: Event) -> Event:
     return event
 
 
-# The seed's three players and their protagonists (the bar fight's cast).
+# The seed's players and their protagonists (the bar fight's cast): Bob plays Kit and Susan
+# plays Diana; Jason's player is not named there, so Richard plays him.
 KIT = c.CreateCharacter(player="Bob", character="Kit", talents=["Brawler"])
-JASON = c.CreateCharacter(player="Susan", character="Jason", talents=["Protector"])
-DIANA = c.CreateCharacter(player="Richard", character="Diana", talents=["Marksman"])
+JASON = c.CreateCharacter(player="Richard", character="Jason", talents=["Protector"])
+DIANA = c.CreateCharacter(player="Susan", character="Diana", talents=["Marksman"])
 CAST: list[Command] = [KIT, JASON, DIANA]
 SESSION: list[Command] = [*CAST, c.StartSession()]
 
@@ -129,6 +132,19 @@ class Table:
     def tokens(self) -> dict[str, Any]:
         tokens: dict[str, Any] = self.view()["tokens"]
         return tokens
+
+    def audit(self) -> Account:
+        return account_of(self.log())
+
+    def notes(self, kind: str) -> list[str]:
+        """The texts of the audit's notes of `kind`, in order (every conflict)."""
+        return [
+            note.text
+            for conflict in self.audit().conflicts
+            for section in conflict.sections
+            for note in section.notes
+            if note.kind == kind
+        ]
 
     def piles(self, conflict: str) -> dict[str, list[str]]:
         sides = self.state.conflicts[conflict].sides

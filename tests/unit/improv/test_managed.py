@@ -26,6 +26,7 @@ from tablelog.events.improv import (
     CardsDrawn,
     DeckShuffled,
     FateCardDrawn,
+    FateChosen,
     FateResolved,
     RoundRevealed,
     TokenSpent,
@@ -512,7 +513,12 @@ def destroyed_kit(table: Table) -> None:
         table.do(c.PlayCard(conflict="fight", side="riso", card=card))
         events = table.do(c.Reveal(conflict="fight"))
         assert [(r.winner, r.loser) for r in of_type(events, FateResolved)] == [("riso", "kit")]
-        table.do(c.Fate(conflict="fight", side="Kit", choice="stay"))
+        if card == "7H":
+            table.do(c.Fate(conflict="fight", side="Kit", choice="stay"))
+        else:  # the second loss destroys at once, in the reveal's events
+            assert [(e.side, e.outcome) for e in of_type(events, FateChosen)] == [
+                ("kit", "destroyed")
+            ]
     kit = table.state.conflicts["fight"].sides["kit"]
     assert (kit.status, kit.victory) == ("destroyed", [])
 

@@ -221,7 +221,7 @@ ROWS = [
         c.PlaceBonus(conflict="c1", on="Guard", by="Jason", tokens=1),
         "no-token",
         RuleViolation,
-        ["susan holds 0", "1 requested"],
+        ["richard holds 0", "1 requested"],
         id="no-token-absent-character",
     ),
     # --- talents ---------------------------------------------------------------------------
@@ -277,7 +277,7 @@ ROWS = [
         c.PlaceBonus(conflict="c1", on="Kit", talent="Juggler"),
         "unknown-talent",
         NotFound,
-        ["'Juggler'", "brawler"],
+        ["'Juggler'", "talents: Brawler"],
         id="unknown-talent",
     ),
     pytest.param(
@@ -329,11 +329,11 @@ ROWS = [
     pytest.param(
         {},
         [*SIMPLE, c.PlayCard(conflict="c1", side="Kit", card="9H")],
-        c.PlaceBonus(conflict="c1", on="Kit", talent="Brawler"),
-        "bonus-timing",
+        c.PlaceBonus(conflict="c1", on="Guard", by="gm", tokens=1),
+        "no-card",
         RuleViolation,
-        ["still to play: Guard"],
-        id="bonus-before-every-card",
+        ["Guard has no card down in round 1", "already in play"],
+        id="bonus-on-a-card-not-yet-down",
     ),
     pytest.param(
         {},
@@ -411,20 +411,20 @@ ROWS = [
     # --- awards ----------------------------------------------------------------------------
     pytest.param(
         {},
-        [*BAR_FIGHT_R3, c.Award(giver="Susan", receiver="Bob", conflict=FIGHT)],
-        c.Award(giver="Susan", receiver="Richard", conflict=FIGHT),
+        [*BAR_FIGHT_R3, c.Award(giver="Richard", receiver="Bob", conflict=FIGHT)],
+        c.Award(giver="Richard", receiver="Susan", conflict=FIGHT),
         "award-once",
         RuleViolation,
-        ["Susan", "round 3"],
+        ["Richard", "round 3"],
         id="award-once-round",
     ),
     pytest.param(
         {},
-        demo.SETUP,  # Richard awarded Bob in this scene
-        c.Award(giver="Richard", receiver="Susan"),
+        demo.SETUP,  # Susan awarded Bob in this scene
+        c.Award(giver="Susan", receiver="Richard"),
         "award-once",
         RuleViolation,
-        ["Richard", "scene"],
+        ["Susan", "scene"],
         id="award-once-scene",
     ),
     pytest.param(
@@ -433,7 +433,7 @@ ROWS = [
         c.Award(giver="Richard", receiver="Bob"),
         "award-empty",
         RuleViolation,
-        ["pool", "0 available"],
+        ["the pool is empty; an award needs 1 token, 0 available"],
         id="award-empty",
     ),
     pytest.param(
@@ -442,7 +442,7 @@ ROWS = [
         c.Award(giver="Richard", receiver="Bob"),
         "award-empty",
         RuleViolation,
-        ["Richard", "0 available"],
+        ["Richard holds no story-token; an award needs 1 token, 0 available"],
         id="award-empty-giver",
     ),
     pytest.param(

@@ -53,7 +53,7 @@ def test_protagonists_may_oppose_each_other_in_a_multi_way_conflict(new: Tables)
 
 
 def test_closing_one_conflict_leaves_another_conflicts_bank_alone(new: Tables) -> None:
-    table = new().given(SESSION, c.Award(giver="bob", receiver="susan"))
+    table = new().given(SESSION, c.Award(giver="bob", receiver="richard"))  # Jason's player
     for conflict, hero, gm_side, hero_card, gm_card in (
         ("a", "Kit", "riso", "2C", "3C"),
         ("b", "Jason", "goons", "4S", "2S"),

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Literal
 
 import pytest
 
@@ -26,6 +25,7 @@ from tablelog.events.improv import (
 from tablelog.rules.common import Command
 from tablelog.rules.improv import commands as c
 from tablelog.rules.improv import demo
+from tablelog.rules.improv.commands import CreateCharacter
 from tablelog.rules.improv.conflict import gm_token_cap
 from tests.unit.improv.table import CAST, SESSION, Stacked, Table, Tables, moves, only
 
@@ -144,6 +144,26 @@ def test_records_theft_diana_j_and_talent_beats_gm_5_and_token(new: Tables) -> N
     assert (talents["used"], talents["by_talent"]) == (1, {"marksman": 1})
 
 
+def test_records_theft_the_gm_bluffs_with_a_token_before_diana_plays(new: Tables) -> None:
+    # The seed's order: the GM lays a card and a story-token, then Susan plays Diana's card
+    # and a talent-marker. A bonus need not wait for every card.
+    table = new().given(
+        SESSION,
+        simple("Clerk", ("Diana", "Clerk")),
+        c.PlayCard(conflict="c1", side="Clerk", card="5H"),
+    )
+    token = only(table.when(c.PlaceBonus(conflict="c1", on="Clerk", tokens=1)), BonusPlaced)
+    table.given(c.PlayCard(conflict="c1", side="Diana", card="JS"))
+    table.given(c.PlaceBonus(conflict="c1", on="Diana", talent="Marksman"))
+
+    result = revealed(table.when(c.Reveal(conflict="c1")))
+
+    assert (token.on, token.by, token.count) == ("clerk", "gm", 1)
+    assert result.totals == {"clerk": 8, "diana": 14}
+    assert result.beats == [["diana", "clerk"]]
+    assert table.audit().discrepancies == []
+
+
 def test_records_theft_the_gm_limit_is_2(new: Tables) -> None:
     table = new().given(RECORDS)
     state = table.state
@@ -201,7 +221,7 @@ def test_bar_fight_main_ending(new: Tables) -> None:
     tokens = table.tokens()
     # The pool: 3, less the two awards that give Kit and Jason the tokens they spend later.
     assert (tokens["gm"], tokens["pool"], tokens["bank"], tokens["out_of_play"]) == (9, 1, 0, 0)
-    assert table.tokens()["players"] == {"bob": 1, "susan": 1, "richard": 0}
+    assert table.tokens()["players"] == {"bob": 1, "richard": 1, "susan": 0}
 
     run(table, demo.OPENING)
     state = table.state
@@ -228,7 +248,7 @@ def test_bar_fight_main_ending(new: Tables) -> None:
     kit_token = next(m for m in r2.token_moves if m.to == "out_of_play")
     assert kit_token.reason.startswith("kit's A♥ does not match riso's A♣")
     kit_award = only(r2_events, TokenAwarded)  # Kit awards Diana 1 token
-    assert (kit_award.giver, kit_award.receiver, kit_award.round) == ("bob", "richard", 2)
+    assert (kit_award.giver, kit_award.receiver, kit_award.round) == ("bob", "susan", 2)
 
     # R3: Jason 10 + token + talent 16 beats Riso 9 + 2 GM tokens 15; Riso 15 beats Kit 10 +
     # talent 13; Diana J + token 14 beats Goons (2♦). Jason's and Diana's tokens: bank.
@@ -270,7 +290,13 @@ def test_bar_fight_main_ending(new: Tables) -> None:
     tokens = view["tokens"]
     assert (tokens["gm"], tokens["out_of_play"], tokens["bank"]) == (8, 1, 0)
     assert (tokens["pool"], tokens["table"]) == (1, 0)
-    assert tokens["players"] == {"bob": 1, "richard": 0, "susan": 1}
+    assert tokens["players"] == {"bob": 1, "richard": 1, "susan": 0}
+
+
+def test_the_demo_casts_the_seeds_players() -> None:
+    # "Agents Diana (played by Susan) and Kit (played by Bob)"; Jason's player is not named.
+    cast = {(c.player, c.character) for c in demo.SETUP if isinstance(c, CreateCharacter)}
+    assert cast == {("Bob", "Kit"), ("Susan", "Diana"), ("Richard", "Jason")}
 
 
 def test_bar_fight_demo_list_is_the_main_ending(new: Tables) -> None:
@@ -309,18 +335,18 @@ def test_bar_fight_alternate_ending(new: Tables) -> None:
     table = new().given(demo.SETUP, demo.OPENING, demo.ROUND_1, demo.ROUND_2, demo.ROUND_3)
     *before_close, close = demo.ALTERNATE_ENDING
     assert isinstance(close, c.Close)
-    # Jason's narration; Diana J -> Jason; Kit Joker -> Jason; Susan (Jason) awards Bob (Kit).
+    # Jason's narration; Diana J -> Jason; Kit Joker -> Jason; Richard (Jason) awards Bob (Kit).
     events = run(table, before_close)
     award = only(events, TokenAwarded)
     assert (award.giver, award.receiver, award.conflict, award.round) == (
-        "susan",
+        "richard",
         "bob",
         FIGHT,
         3,
     )
 
     # Jason may award only one token that round: Diana's player gets none.
-    error = table.refuse(c.Award(giver="Susan", receiver="Richard", conflict=FIGHT), "award-once")
+    error = table.refuse(c.Award(giver="Richard", receiver="Susan", conflict=FIGHT), "award-once")
     assert "round 3" in error.message
 
     closed = only(table.when(close), ConflictClosed)
@@ -550,25 +576,27 @@ def test_extended_fate_loser_stays_in_and_loses_only_the_round(new: Tables) -> N
     table.given(c.PlayCard(conflict="f", side="Kit", card="5S"))  # round 2 goes on
 
 
-@pytest.mark.parametrize("second_choice", ["stay", "eliminate"])
-def test_extended_second_fate_loss_destroys(
-    new: Tables, second_choice: Literal["stay", "eliminate"]
-) -> None:
+def test_extended_second_fate_loss_destroys_without_a_choice(new: Tables) -> None:
     table = new().given(
         RISO_FIGHT,
         tied_round("9H", "QH", kit_draw="2C", riso_draw="3C"),
         c.Fate(conflict="f", side="Kit", choice="stay"),
-        tied_round("8D", "JD", kit_draw="4C", riso_draw="9C"),
+        *tied_round("8D", "JD", kit_draw="4C", riso_draw="9C")[:-1],
     )
 
-    chosen = only(
-        table.when(c.Fate(conflict="f", side="Kit", choice=second_choice)),
-        FateChosen,
-    )
+    events = table.when(c.Fate(conflict="f", side="Riso", draw="9C"))
 
-    assert chosen.outcome == "destroyed"
+    assert [type(e) for e in events] == [FateCardDrawn, FateResolved, FateChosen]
+    chosen = only(events, FateChosen)
+    assert (chosen.side, chosen.outcome) == ("kit", "destroyed")
     assert table.view()["conflicts"]["f"]["sides"]["kit"]["status"] == "destroyed"
+    assert table.state.conflicts["f"].rounds[1].fate.choices_due == []
+    for choice in ("stay", "eliminate"):
+        error = table.refuse(c.Fate(conflict="f", side="Kit", choice=choice), "no-fate")
+        assert "destroyed by a second Hand-of-Fate loss; there is no choice" in error.message
     table.refuse(c.PlayCard(conflict="f", side="Kit", card="5S"), "side-out")
+    table.given(c.PlayCard(conflict="f", side="Riso", card="5S"))  # round 3 goes on
+    assert table.audit().discrepancies == []
 
 
 def test_extended_fate_loser_eliminated_leaves_with_its_cards(new: Tables) -> None:
@@ -653,7 +681,7 @@ def test_a_talent_on_another_sides_card_with_assist(new: Tables) -> None:
     )
     result = revealed(table.when(c.Reveal(conflict="c1")))
 
-    assert (placed.by, placed.player, placed.assist) == ("diana", "richard", "covers Kit")
+    assert (placed.by, placed.player, placed.assist) == ("diana", "susan", "covers Kit")
     assert result.totals["kit"] == 14
     assert ["kit", "guard"] in result.beats
     assert table.view()["talents"]["diana"]["used"] == 1
@@ -719,17 +747,17 @@ def test_a_players_token_goes_to_the_bank_when_the_colours_match(
 
 
 def test_a_token_from_a_player_without_a_card_goes_out_of_play(new: Tables) -> None:
-    # Jason is absent; Susan puts a token on Kit's card anyway. Colours would match.
+    # Jason is absent; Richard puts a token on Kit's card anyway. Colours would match.
     table = new().given(
         SESSION,
-        c.Award(giver="Richard", receiver="Susan"),
+        c.Award(giver="Susan", receiver="Richard"),
         simple("Guard", ("Kit", "Guard")),
         play("c1", Guard="2H", Kit="3H"),
     )
     placed = only(
         table.when(c.PlaceBonus(conflict="c1", on="Kit", by="Jason", tokens=1)), BonusPlaced
     )
-    assert (placed.by, placed.player, placed.on) == ("jason", "susan", "kit")
+    assert (placed.by, placed.player, placed.on) == ("jason", "richard", "kit")
 
     result = revealed(table.when(c.Reveal(conflict="c1")))
 
@@ -757,7 +785,7 @@ def test_a_token_against_another_protagonist_goes_out_of_play(new: Tables) -> No
 # --- Behaviour once found wrong, now pinned ------------------------------------------------
 
 
-def test_a_gm_stake_whose_only_opponent_was_eliminated_is_unopposed(new: Tables) -> None:
+def test_a_gm_stake_whose_only_opponent_was_eliminated_beats_nobody(new: Tables) -> None:
     table = new().given(
         RISO_FIGHT,
         tied_round("9H", "QH", kit_draw="2C", riso_draw="3C"),
@@ -768,8 +796,9 @@ def test_a_gm_stake_whose_only_opponent_was_eliminated_is_unopposed(new: Tables)
     result = revealed(table.when(c.Reveal(conflict="f")))
 
     assert "riso" in result.unopposed
-    assert "riso" in result.winners
-    assert "riso" not in result.discarded
+    assert result.winners == []  # it was once listed a winner and kept its card (issue 14)
+    assert result.discarded == {"riso": "5H"}
+    assert table.piles("f")["riso"] == ["QH"]
 
 
 def test_an_award_before_the_first_card_begins_no_round(new: Tables) -> None:
