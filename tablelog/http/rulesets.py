@@ -27,6 +27,7 @@ def _show(ruleset: str) -> HTTPRouteHandler:
         store = store_of(request.app.state)
         return show(store, caller.campaign, given, caller.viewer, ruleset=ruleset)
 
+    handler.__name__ = handler.__qualname__ = "show"  # the operation's id: ...ConflictsShow
     handler.__doc__ = (
         "A conflict round by round, as the caller may see it (what is still hidden from the "
         f"caller is null). `{DEFAULT}` names the only open conflict."
