@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 import typer
 
 from tablelog.cli.options import CampaignOption, JsonOption
+from tablelog.cli.options import ConflictArg as Conflict
 from tablelog.cli.play import open_conflict, run
 from tablelog.errors import InvalidInput
 from tablelog.rules.beer_run import commands as c
@@ -19,7 +20,6 @@ app = typer.Typer(
 )
 
 BEER_RUN = "beer-run"
-Conflict = Annotated[str, typer.Argument(help="The conflict id printed by `open` (e.g. c1).")]
 Character = Annotated[str, typer.Argument(help="A character.")]
 
 

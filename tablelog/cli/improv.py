@@ -8,6 +8,7 @@ from urllib.parse import quote
 import typer
 
 from tablelog.cli.options import CampaignOption, JsonOption
+from tablelog.cli.options import ConflictArg as Conflict
 from tablelog.cli.output import emit_json, say
 from tablelog.cli.play import open_conflict, run
 from tablelog.cli.rulesets import read
@@ -22,7 +23,6 @@ app = typer.Typer(
 )
 
 IMPROV = "improv"
-Conflict = Annotated[str, typer.Argument(help="The conflict id printed by `open` (e.g. c1).")]
 ConflictOption = Annotated[
     str | None, typer.Option("--conflict", help="Default: the only open conflict.")
 ]

@@ -10,12 +10,11 @@ from urllib.parse import quote
 import typer
 
 from tablelog.cli.options import CampaignOption, JsonOption, no_view_choice, remote, target
+from tablelog.cli.options import ConflictArg as Conflict
 from tablelog.cli.output import decoded, emit_json, say
 from tablelog.commands.database import opened, resolve_campaign
 from tablelog.commands.reads import Shown, ruleset_read, show
 from tablelog.rules.names import player_name
-
-Conflict = Annotated[str, typer.Argument(help="The conflict id printed by `open` (e.g. c1).")]
 
 
 def _show_command(ruleset: str) -> Any:
