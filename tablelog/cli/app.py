@@ -13,44 +13,42 @@ import os
 import sys
 from typing import Annotated, Any
 
+import click
 import typer
 from typer.core import TyperGroup
 
-from tablelog import __version__
+from tablelog import __version__, rulesets
 from tablelog.cli.options import Root
 from tablelog.cli.output import say
 from tablelog.commands.database import DEFAULT_TARGET
 from tablelog.errors import InvalidInput, TablelogError
-from tablelog.rules import registry
 
 # Each command's module, imported only when that command runs (or `--help` lists them all):
 # a command pays for its own imports, not for the service's or every ruleset's. A module
-# exposes `register(app)`, or a sub-app `app` registered under the command's name.
+# exposes `register(app)`; a ruleset's exposes its sub-app `app` (its Place names it).
 _MODULES: dict[str, str] = {
-    "campaign": "campaign",
-    "session": "table",
-    "scene": "table",
-    "state": "table",
-    "log": "log",
-    "replay": "replay",
-    "audit": "audit",
-    "whatif": "whatif",
-    "verify": "log",
-    "export": "transfer",
-    "import": "transfer",
-    "invite": "access",
-    "revoke": "access",
-    "serve": "serve",
-    "admin-token": "serve",
-    "demo": "table",
-    "db": "database",
+    "campaign": "tablelog.cli.campaign",
+    "session": "tablelog.cli.table",
+    "scene": "tablelog.cli.table",
+    "state": "tablelog.cli.table",
+    "log": "tablelog.cli.log",
+    "replay": "tablelog.cli.replay",
+    "audit": "tablelog.cli.audit",
+    "whatif": "tablelog.cli.whatif",
+    "verify": "tablelog.cli.log",
+    "export": "tablelog.cli.transfer",
+    "import": "tablelog.cli.transfer",
+    "invite": "tablelog.cli.access",
+    "revoke": "tablelog.cli.access",
+    "serve": "tablelog.cli.serve",
+    "admin-token": "tablelog.cli.serve",
+    "demo": "tablelog.cli.demo",
+    "db": "tablelog.cli.database",
 }
 
 
 def _command_modules() -> dict[str, str]:
-    # Each ruleset's sub-app, by convention `tablelog.cli.<module>.app`.
-    rulesets = {name: name.replace("-", "_") for name in registry.names()}
-    return {**_MODULES, **rulesets}
+    return {**_MODULES, **{p.name: p.cli for p in rulesets.places()}}
 
 
 _REST = "tablelog.rest"
@@ -86,13 +84,16 @@ class _Group(TyperGroup):
         module_name = _command_modules().get(cmd_name)
         if module_name is None:
             return None
-        module = importlib.import_module(f"tablelog.cli.{module_name}")
-        holder = typer.Typer()
+        module = importlib.import_module(module_name)
+        holder = typer.Typer(add_completion=False)
         if hasattr(module, "register"):
             module.register(holder)
         else:
+            from tablelog.cli.rulesets import with_show
+
             rest = ctx.meta.get(_REST, [])
-            holder.add_typer(_only(module.app, rest[0] if rest else None), name=cmd_name)
+            sub = with_show(module.app, cmd_name)
+            holder.add_typer(_only(sub, rest[0] if rest else None), name=cmd_name)
         loaded = typer.main.get_command(holder)
         # Everything a command needs is imported by now. The garbage collector need not
         # walk those objects again: a full collection of them, which building a large
@@ -112,6 +113,9 @@ class _Group(TyperGroup):
         except TablelogError as exc:
             say(str(exc), err=True)
             raise typer.Exit(1) from None
+        except click.UsageError as exc:  # raised by a command's own parsing of its words
+            exc.show()
+            raise typer.Exit(exc.exit_code) from None
 
 
 app = typer.Typer(

@@ -3,19 +3,14 @@
 from __future__ import annotations
 
 from typing import Annotated, Literal
-from urllib.parse import quote
 
 import typer
 
-from tablelog.cli.options import CampaignOption, JsonOption, no_view_choice, remote, target
-from tablelog.cli.output import decoded, emit_json, say
-from tablelog.cli.play import run
-from tablelog.commands import beer_run as reads
-from tablelog.commands.database import opened, resolve_campaign
-from tablelog.commands.reads import Shown
+from tablelog.cli.options import CampaignOption, JsonOption
+from tablelog.cli.options import ConflictArg as Conflict
+from tablelog.cli.play import open_conflict, run
 from tablelog.errors import InvalidInput
 from tablelog.rules.beer_run import commands as c
-from tablelog.rules.names import player_name
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -25,7 +20,6 @@ app = typer.Typer(
 )
 
 BEER_RUN = "beer-run"
-Conflict = Annotated[str, typer.Argument(help="The conflict id printed by `open` (e.g. c1).")]
 Character = Annotated[str, typer.Argument(help="A character.")]
 
 
@@ -199,9 +193,7 @@ def open_(
     Example: `tablelog beer-run open --side heroes=alice,cara --side thugs=bob`
     """
     command = c.OpenConflict(sides=_sides(side), conflict=conflict_id)
-    written = run(ctx, campaign, command, ruleset=BEER_RUN, echo=not json)
-    if json and written:
-        emit_json({"conflict": written[0].conflict})
+    open_conflict(ctx, campaign, command, BEER_RUN, json)
 
 
 @app.command("goal")
@@ -374,34 +366,3 @@ def end(
     Example: `tablelog beer-run end c1 --result "Bob flees into the night"`
     """
     run(ctx, campaign, c.EndConflict(conflict=conflict, result=result), ruleset=BEER_RUN)
-
-
-@app.command("show")
-def show(
-    ctx: typer.Context,
-    conflict: Conflict,
-    as_player: Annotated[
-        str | None, typer.Option("--as", help="One player's view: pools not rolled hidden.")
-    ] = None,
-    campaign: CampaignOption = None,
-    json: JsonOption = False,
-) -> None:
-    """Show a conflict round by round: goals, pools, faces, comparisons.
-
-    Example: `tablelog beer-run show c1 --json`
-    """
-    viewer = player_name(as_player) if as_player else None
-    client = remote(ctx)
-    if client is not None:
-        no_view_choice(as_player)
-        name = client.campaign(campaign)
-        path = f"/campaigns/{quote(name)}/beer-run/conflicts/{quote(conflict, safe='~')}"
-        shown = decoded(client.get(path), Shown)
-    else:
-        with opened(target(ctx)) as store:
-            shown = reads.show(store, resolve_campaign(store, campaign), conflict, viewer)
-    if json:
-        emit_json(shown.view)
-        return
-    for line in shown.lines:
-        say(line)

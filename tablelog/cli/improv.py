@@ -7,15 +7,13 @@ from urllib.parse import quote
 
 import typer
 
-from tablelog.cli.options import CampaignOption, JsonOption, no_view_choice, remote, target
-from tablelog.cli.output import decoded, emit_json, say
-from tablelog.cli.play import run
-from tablelog.commands import improv as reads
-from tablelog.commands.database import opened, resolve_campaign
-from tablelog.commands.reads import Shown
+from tablelog.cli.options import CampaignOption, JsonOption
+from tablelog.cli.options import ConflictArg as Conflict
+from tablelog.cli.output import emit_json, say
+from tablelog.cli.play import open_conflict, run
+from tablelog.cli.rulesets import read
 from tablelog.errors import InvalidInput
 from tablelog.rules.improv import commands as c
-from tablelog.rules.names import player_name
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -25,7 +23,6 @@ app = typer.Typer(
 )
 
 IMPROV = "improv"
-Conflict = Annotated[str, typer.Argument(help="The conflict id printed by `open` (e.g. c1).")]
 ConflictOption = Annotated[
     str | None, typer.Option("--conflict", help="Default: the only open conflict.")
 ]
@@ -76,9 +73,7 @@ def open_(
     Example: `tablelog improv open --extended --rounds 3` or `tablelog improv open --id heist`
     """
     command = c.OpenConflict(conflict=conflict_id, extended=extended, rounds=rounds)
-    written = run(ctx, campaign, command, ruleset=IMPROV, echo=not json)
-    if json and written:
-        emit_json({"conflict": written[0].conflict})
+    open_conflict(ctx, campaign, command, IMPROV, json)
 
 
 @app.command("stake")
@@ -322,39 +317,6 @@ def abandon(
     run(ctx, campaign, c.Abandon(conflict=conflict, reason=reason), ruleset=IMPROV)
 
 
-@app.command("show")
-def show(
-    ctx: typer.Context,
-    conflict: Conflict,
-    as_player: Annotated[
-        str | None, typer.Option("--as", help="One player's view: others' face-down cards hidden.")
-    ] = None,
-    campaign: CampaignOption = None,
-    json: JsonOption = False,
-) -> None:
-    """Show a conflict round by round.
-
-    Example: `tablelog improv show fight --json`
-    """
-    viewer = player_name(as_player) if as_player else None
-    client = remote(ctx)
-    if client is not None:
-        no_view_choice(as_player)
-        name = client.campaign(campaign)
-        from tablelog.http.endpoints import DEFAULT  # the service's client only
-
-        path = f"/campaigns/{quote(name)}/improv/conflicts/{quote(conflict or DEFAULT, safe='~')}"
-        shown = decoded(client.get(path), Shown)
-    else:
-        with opened(target(ctx)) as store:
-            shown = reads.show(store, resolve_campaign(store, campaign), conflict, viewer)
-    if json:
-        emit_json(shown.view)
-        return
-    for line in shown.lines:
-        say(line)
-
-
 @app.command("hand")
 def hand(
     ctx: typer.Context,
@@ -366,13 +328,7 @@ def hand(
 
     Example: `tablelog improv hand bob --json`
     """
-    client = remote(ctx)
-    if client is not None:
-        name = client.campaign(campaign)
-        view = client.get(f"/campaigns/{quote(name)}/improv/hands/{quote(who, safe='')}")
-    else:
-        with opened(target(ctx)) as store:
-            view = reads.hand(store, resolve_campaign(store, campaign), who, None)
+    view = read(ctx, campaign, IMPROV, "hand", f"/hands/{quote(who, safe='')}", who)
     if json:
         emit_json(view)
         return

@@ -28,6 +28,8 @@ CampaignOption = Annotated[
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
 
+ConflictArg = Annotated[str, typer.Argument(help="The conflict id printed by `open` (e.g. c1).")]
+
 
 # Set while `whatif` runs its file: every command then acts on the scratch copy, whatever
 # --db says, so no line of a what-if file can reach the real log.

@@ -8,7 +8,7 @@ import msgspec
 import typer
 
 from tablelog.cli.options import collecting, remote, target
-from tablelog.cli.output import say
+from tablelog.cli.output import emit_json, say
 from tablelog.commands.database import opened, resolve_campaign
 from tablelog.commands.table import execute
 from tablelog.events.envelope import Envelope
@@ -69,3 +69,12 @@ def _conflict(line: str) -> str | None:
 def report(written: Sequence[Appended]) -> None:
     for item in written:
         say(f"{item.seq:>5}  {item.text}")
+
+
+def open_conflict(
+    ctx: typer.Context, campaign: str | None, command: Command, ruleset: str, json: bool
+) -> None:
+    """Run a command that opens a conflict; with `json`, print only `{"conflict": ID}`."""
+    written = run(ctx, campaign, command, ruleset=ruleset, echo=not json)
+    if json and written:
+        emit_json({"conflict": written[0].conflict})

@@ -12,8 +12,8 @@ from typing import Any
 import httpx
 
 from tablelog import __version__
+from tablelog.commands.endpoints import endpoint_for
 from tablelog.errors import ConcurrencyConflict, Forbidden, StorageError, TablelogError
-from tablelog.http.endpoints import endpoint_for
 from tablelog.rules.common import Command
 from tablelog.rules.names import campaign_name
 

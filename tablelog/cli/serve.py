@@ -10,9 +10,8 @@ import typer
 from tablelog.cli.options import JsonOption, target
 from tablelog.cli.output import emit_json, say
 from tablelog.commands.admin import first_admin_token, new_admin_token
-from tablelog.commands.database import EventStore, opened
+from tablelog.commands.database import EventStore, open_store, opened
 from tablelog.http.throttle import DEFAULT_CAMPAIGN_LIMIT, DEFAULT_LIMIT
-from tablelog.storage import open_store
 
 
 def serve(

@@ -1,4 +1,4 @@
-"""Table-wide commands: `session`, `scene`, `state` and `demo`."""
+"""Table-wide commands: `session`, `scene` and `state`."""
 
 from __future__ import annotations
 
@@ -11,9 +11,8 @@ from tablelog.cli.options import CampaignOption, JsonOption, no_view_choice, rem
 from tablelog.cli.output import emit_json, say
 from tablelog.cli.play import run
 from tablelog.commands.database import opened, resolve_campaign
-from tablelog.commands.demo import write_demo
 from tablelog.commands.table import state_view_of
-from tablelog.projections.registry import describe, views_for
+from tablelog.projections.registry import views_for
 from tablelog.rules.common import EndScene, EndSession, StartScene, StartSession
 from tablelog.rules.names import player_name
 
@@ -101,37 +100,7 @@ def state_lines(view: dict[str, Any]) -> list[str]:
     return views_for(str(view["ruleset"])).state_lines(view)
 
 
-def demo(
-    ctx: typer.Context,
-    name: Annotated[str, typer.Option("--name", help="The demo campaign's name.")] = "bar-fight",
-) -> None:
-    """Write the seed's bar fight (main ending) into the database and print it round by round.
-
-    Example: `tablelog demo`, then `tablelog improv show fight -c bar-fight`
-    """
-    with opened(target(ctx), create=True) as store:
-        written = write_demo(store, name)
-        label = store.label
-    say(f"wrote campaign {name} ({len(written)} events) into {label}\n")
-    for envelope in written:
-        event = envelope.event()
-        if envelope.type in (
-            "improv.round_revealed",
-            "improv.conflict_closed",
-            "improv.conflict_opened",
-            "improv.victory_card_given",
-            "improv.token_awarded",
-            "improv.session_started",
-        ):
-            say(f"{envelope.seq:>4}  {describe(event)}")
-    say(
-        f"\nnext: `tablelog improv show fight -c {name}`, `tablelog state -c {name}`, "
-        "`tablelog verify`"
-    )
-
-
 def register(app: typer.Typer) -> None:
     app.add_typer(session_app, name="session")
     app.add_typer(scene_app, name="scene")
     app.command("state")(state)
-    app.command("demo")(demo)

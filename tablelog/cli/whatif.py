@@ -18,7 +18,8 @@ from tablelog.cli import options
 from tablelog.cli.options import CampaignOption, JsonOption, remote, target
 from tablelog.cli.output import decoded, emit_json, say
 from tablelog.cli.table import state_lines
-from tablelog.commands.database import opened, resolve_campaign
+from tablelog.commands.database import EventStore, opened, resolve_campaign
+from tablelog.commands.endpoints import call_of
 from tablelog.commands.whatif import (
     Difference,
     WhatIfResult,
@@ -27,9 +28,7 @@ from tablelog.commands.whatif import (
     state_of,
 )
 from tablelog.errors import InvalidInput
-from tablelog.http.endpoints import call_of
 from tablelog.rules.common import Command
-from tablelog.storage import EventStore
 
 if TYPE_CHECKING:
     from tablelog.cli.remote import Client

@@ -10,8 +10,10 @@ from tablelog.errors import NotFound, StorageError
 from tablelog.events.core import AccessReissued, CampaignCreated
 from tablelog.events.envelope import Envelope
 from tablelog.projections.account import Account, AuditStep, Discrepancy, Note
+from tablelog.projections.book import Book, write
 from tablelog.projections.fold import Folded, InconsistentLog, steps_before
 from tablelog.projections.registry import reissued_text, views_for
+from tablelog.rules import registry
 from tablelog.storage import EventStore
 
 
@@ -44,10 +46,15 @@ def account_of(envelopes: Iterable[Envelope], *, scope: str | None = None) -> Ac
         except InconsistentLog as exc:
             broken.append(exc)  # the account stops here; the verdict names the event
 
-    def after() -> Any:
-        return folded[0].state if folded else None
+    rules = registry.get(created.ruleset)
 
-    account = views_for(created.ruleset).audit(first.campaign, steps(), after, scope)
+    def after() -> Any:
+        # The Folded moved on with the walk; a log of one event never started it.
+        return folded[0].state if folded else rules.initial(created)
+
+    book = Book(first.campaign, rules.name, scope)
+    auditor = views_for(rules.name).auditor()
+    account = write(book, auditor, steps(), rules.table, after)
     account.access = access
     for exc in broken:
         account.discrepancies.append(

@@ -1,20 +1,21 @@
-"""Beer Run's own read: a conflict round by round, as a viewer may see it."""
+"""The Beer Run commands' endpoints (see `tablelog.commands.endpoints`)."""
 
 from __future__ import annotations
 
-from tablelog.commands import state
-from tablelog.commands.reads import Shown
-from tablelog.errors import InvalidInput
-from tablelog.projections.beer_run.text import conflict_lines
-from tablelog.projections.beer_run.views import show_view
-from tablelog.rules.beer_run import flow
-from tablelog.rules.beer_run.state import BeerRunState
-from tablelog.storage import EventStore
+from tablelog.commands.endpoints import Endpoint
+from tablelog.rules.beer_run import commands as c
 
-
-def show(store: EventStore, campaign: str, conflict: str | None, viewer: str | None) -> Shown:
-    with state.reading(store, campaign) as folded:
-        if not isinstance(folded.state, BeerRunState):
-            raise InvalidInput(f"campaign {campaign} does not play beer-run", code="wrong-ruleset")
-        view = show_view(folded.state, flow.conflict(folded.state, conflict), viewer)
-    return Shown(view=view, lines=conflict_lines(view))
+ENDPOINTS = [
+    Endpoint(c.CreateCharacter, "/beer-run/characters", "Create a character and its dice"),
+    Endpoint(c.SetAbility, "/beer-run/abilities", "Set an ability die (GM: heal or change)"),
+    Endpoint(c.AdjustIntensity, "/beer-run/intensity", "Adjust a character's Intensity"),
+    Endpoint(c.AwardOutcomeDie, "/beer-run/outcome-dice", "Award an outcome die"),
+    Endpoint(c.OpenConflict, "/beer-run/conflicts", "Open a conflict"),
+    Endpoint(c.DeclareGoal, "/beer-run/conflicts/{conflict}/goals", "State a goal"),
+    Endpoint(c.SetDifficulty, "/beer-run/conflicts/{conflict}/difficulty", "Set a difficulty pool"),
+    Endpoint(c.AssemblePool, "/beer-run/conflicts/{conflict}/pools", "Buy a pool"),
+    Endpoint(c.Roll, "/beer-run/conflicts/{conflict}/rolls", "Roll (or record) a pool"),
+    Endpoint(c.Allocate, "/beer-run/conflicts/{conflict}/allocations", "Allocate pips"),
+    Endpoint(c.Cede, "/beer-run/conflicts/{conflict}/cedes", "Cede the conflict"),
+    Endpoint(c.EndConflict, "/beer-run/conflicts/{conflict}/end", "End the conflict"),
+]

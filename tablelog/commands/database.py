@@ -7,6 +7,7 @@ from contextlib import contextmanager
 
 import msgspec
 
+from tablelog import rulesets
 from tablelog.errors import NotFound
 from tablelog.migrations import HEAD
 from tablelog.rules.names import campaign_name
@@ -18,6 +19,7 @@ __all__ = [
     "EventStore",
     "Revision",
     "current",
+    "open_store",
     "opened",
     "resolve_campaign",
     "upgrade",
@@ -77,7 +79,7 @@ def resolve_campaign(store: EventStore, given: str | None) -> str:
     if not names:
         raise NotFound(
             f"{store.label} holds no campaign yet; "
-            "`tablelog campaign create NAME --ruleset improv` starts one",
+            f"`tablelog campaign create NAME --ruleset {rulesets.names()[0]}` starts one",
             code="no-campaign",
         )
     raise NotFound(

@@ -25,6 +25,7 @@ from tablelog.commands.access import Caller
 from tablelog.errors import RuleViolation, StorageError
 from tablelog.events.envelope import Envelope, Pending
 from tablelog.projections.fold import Folded, fold_onto
+from tablelog.rules import registry
 from tablelog.rules.common import Command
 from tablelog.storage import CampaignTransaction, EventStore
 
@@ -129,10 +130,11 @@ def _decided(tx: CampaignTransaction, folded: Folded, order: Order, salt: Salt) 
     """What `order` appends on this state, or the exception that refuses it."""
     if order.on_begin is not None:
         order.on_begin(tx)
-    if order.ruleset is not None and folded.ruleset.name != order.ruleset:
+    rules = folded.ruleset
+    if not rules.takes(order.command) or order.ruleset not in (None, rules.name):
+        meant = order.ruleset or registry.owner_of(order.command) or "other rulesets'"
         raise RuleViolation(
-            f"campaign {folded.campaign} plays {folded.ruleset.name}; {order.ruleset} commands "
-            "do not apply to it",
+            f"campaign {folded.campaign} plays {rules.name}; {meant} commands do not apply to it",
             code="wrong-ruleset",
         )
     tx.require_seq(order.expected_seq)

@@ -14,13 +14,13 @@ import msgspec
 
 from tablelog.commands import state
 from tablelog.commands.log import MAX_SEQ, read_log
-from tablelog.errors import InvalidInput
+from tablelog.errors import InvalidInput, NotFound
 from tablelog.events.base import Event
 from tablelog.events.envelope import Envelope
 from tablelog.progress import SILENT, Progress
 from tablelog.projections.fold import Folded, decoded, fold_steps
-from tablelog.projections.registry import describe, views_for
-from tablelog.projections.views import conflict_lines
+from tablelog.projections.registry import describe, redact, views_for
+from tablelog.projections.views import conflict_lines, show_view
 from tablelog.storage import EventStore
 
 
@@ -44,6 +44,44 @@ class Shown(msgspec.Struct, frozen=True, kw_only=True):
 
     view: dict[str, Any]
     lines: list[str]
+
+
+def show(
+    store: EventStore,
+    campaign: str,
+    conflict: str | None,
+    viewer: str | None,
+    *,
+    ruleset: str | None = None,
+) -> Shown:
+    """A conflict round by round (`conflict` None: the only open one), as `viewer` sees it;
+    with `ruleset`, refused unless the campaign plays it (`tablelog improv show`)."""
+    with state.reading(store, campaign) as folded:
+        _plays(folded, campaign, ruleset)
+        at = views_for(folded.ruleset.name).kept_at(folded.state, conflict)
+        if at is None:
+            view, lines = show_view(folded, conflict, viewer)
+            return Shown(view=view, lines=lines)
+    # The state keeps only a record of that conflict: rebuilt from the log as it stood then.
+    view, lines = show_view(state.state_at(store, campaign, at), conflict, viewer)
+    return Shown(view=view, lines=lines)
+
+
+def ruleset_read(
+    store: EventStore, campaign: str, ruleset: str, name: str, value: str, viewer: str | None
+) -> dict[str, Any]:
+    """One of a ruleset's own reads (`RulesetViews.reads`), as `viewer` may see it."""
+    with state.reading(store, campaign) as folded:
+        _plays(folded, campaign, ruleset)
+        read = views_for(ruleset).read(name)
+        if read is None:
+            raise NotFound(f"{ruleset} has no read {name!r}", code="no-read")
+        return read.run(folded.state, value, viewer)
+
+
+def _plays(folded: Folded, campaign: str, ruleset: str | None) -> None:
+    if ruleset is not None and folded.ruleset.name != ruleset:
+        raise InvalidInput(f"campaign {campaign} does not play {ruleset}", code="wrong-ruleset")
 
 
 def log_items(
@@ -72,11 +110,11 @@ def items_of(
 
 def items_seen(folded: Folded, envelopes: Sequence[Envelope], viewer: str) -> list[LogItem]:
     """These events as `viewer` may see them, given the campaign's state `folded`."""
-    redact = views_for(folded.ruleset.name).redact
+    views = views_for(folded.ruleset.name)
     items = []
     for e in envelopes:
         event = decoded(e)
-        items.append(_item(e, event, redact(event, viewer, folded.state)))
+        items.append(_item(e, event, redact(views, event, viewer, folded.state)))
     return items
 
 

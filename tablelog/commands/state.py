@@ -103,7 +103,7 @@ def _load(
 
 
 def _snapshot_onto(
-    campaign: str, rules: registry.Ruleset, snap: Snapshot | None, read_after: ReadAfter
+    campaign: str, rules: registry.Ruleset[Any], snap: Snapshot | None, read_after: ReadAfter
 ) -> tuple[Folded, bytes] | None:
     """The state from `snap` moved on by the events after it, with the hash of the last
     event folded; None when there is no snapshot, it cannot be read, or the events after it

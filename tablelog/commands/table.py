@@ -23,7 +23,6 @@ from tablelog.events.base import Event
 from tablelog.events.envelope import Envelope
 from tablelog.projections.fold import Folded
 from tablelog.projections.views import state_view
-from tablelog.rules import registry
 from tablelog.rules.common import Command
 from tablelog.storage import CampaignHead, EventStore
 
@@ -75,7 +74,7 @@ def execute(
     """
     order = Order(
         command=command,
-        ruleset=ruleset or registry.ruleset_of(command),
+        ruleset=ruleset,
         actor=actor,
         expected_seq=expected_seq,
         shuffle=shuffle,

@@ -53,24 +53,25 @@ def registered(cls: E) -> E:
 def event_class(type_name: str) -> type[Event] | None:
     """The Struct registered for a stored `type`, or None if this tablelog does not know it."""
     found = _REGISTRY.get(type_name)
-    if found is None and not _ALL_LOADED:
-        _load_all()
+    if found is None and _load_all():
         found = _REGISTRY.get(type_name)
     return found
 
 
-_ALL_LOADED = False
+_LOADED_MODULES: set[str] = set()
 
 
-def _load_all() -> None:
-    """Import every event module of the package once: a log (an import, a filtered read) may
-    hold a ruleset's events before anything has imported that ruleset."""
-    global _ALL_LOADED
+def _load_all() -> bool:
+    """Import the core's events and every ruleset's not imported yet (True if any was): a log
+    (an import, a filtered read) may hold a ruleset's events before anything has imported
+    that ruleset."""
     import importlib
-    from pathlib import Path
 
-    # The package's own files (pkgutil would cost a CLI command 25 ms to import).
-    for path in sorted(Path(__file__).parent.glob("*.py")):
-        if not path.stem.startswith("_"):
-            importlib.import_module(f"{__package__}.{path.stem}")
-    _ALL_LOADED = True
+    from tablelog import rulesets
+
+    wanted = {"tablelog.events.core", *(p.events for p in rulesets.places())}
+    new = wanted - _LOADED_MODULES
+    for module in sorted(new):
+        importlib.import_module(module)
+    _LOADED_MODULES.update(new)
+    return bool(new)

@@ -1,4 +1,5 @@
-"""Events every ruleset shares: a campaign's creation, and a re-issued access token.
+"""Events every ruleset shares: a campaign's creation, sessions and scenes, and a re-issued
+access token.
 
 `campaign.created` is always seq 1 of a campaign's stream. It records the ruleset and every
 option with its value (defaults filled in), so replays use the options the campaign began with.
@@ -18,6 +19,31 @@ class CampaignCreated(Event, frozen=True, tag="campaign.created"):
     ruleset: str
     gm: str
     options: dict[str, Any]
+
+
+# Sessions and scenes, for rulesets that have nothing of their own to record when one starts
+# or ends (the rulesets older than these events keep their own tags).
+
+
+@registered
+class SessionStarted(Event, frozen=True, tag="session.started"):
+    session: int
+
+
+@registered
+class SessionEnded(Event, frozen=True, tag="session.ended"):
+    session: int
+
+
+@registered
+class SceneStarted(Event, frozen=True, tag="scene.started"):
+    scene: int
+    title: str | None = None
+
+
+@registered
+class SceneEnded(Event, frozen=True, tag="scene.ended"):
+    scene: int
 
 
 @registered

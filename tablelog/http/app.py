@@ -6,39 +6,25 @@ decide and authorize inside `execute`. Blocking database work runs in worker thr
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-from typing import Any
-
 from litestar import Litestar, Router
 from litestar.datastructures import State
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi import OpenAPIConfig
 
 from tablelog import __version__
+from tablelog.commands.database import EventStore, open_store
 from tablelog.errors import TablelogError
 from tablelog.http import errors, reads, stream
 from tablelog.http.body import JsonRequest
 from tablelog.http.commands import command_routes
 from tablelog.http.context import signed_in
+from tablelog.http.rulesets import ruleset_routes
 from tablelog.http.throttle import (
     DEFAULT_CAMPAIGN_LIMIT,
     DEFAULT_LIMIT,
     CampaignQuota,
     FailedSignIns,
 )
-from tablelog.rules import registry
-from tablelog.storage import EventStore, open_store
-
-
-def ruleset_routes() -> list[Any]:
-    """Each ruleset's own reads: `tablelog.http.<module>.ROUTES`, when it has any."""
-    routes: list[Any] = []
-    for ruleset in registry.names():
-        name = f"tablelog.http.{ruleset.replace('-', '_')}"
-        if importlib.util.find_spec(name) is not None:
-            routes.extend(importlib.import_module(name).ROUTES)
-    return routes
 
 
 def create_app(

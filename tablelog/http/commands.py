@@ -7,7 +7,6 @@ return the first response. This module has no `from __future__ import annotation
 signatures are built at run time from real types.
 """
 
-import hashlib
 import inspect
 from collections.abc import Sequence
 from typing import Any
@@ -18,18 +17,15 @@ from litestar.handlers import HTTPRouteHandler
 from litestar.params import FromPath, HeaderParameter, JSONBody
 
 from tablelog.commands.access import Caller
+from tablelog.commands.database import EventStore
+from tablelog.commands.endpoints import Endpoint, all_endpoints
 from tablelog.commands.reads import LogItem, items_of, items_seen
+from tablelog.commands.retries import MAX_KEY, AlreadyDone, Retry
 from tablelog.commands.table import execute
 from tablelog.errors import InvalidInput, StorageError, TablelogError
 from tablelog.events.envelope import Envelope
 from tablelog.http.context import caller_for, store_of
-from tablelog.http.endpoints import Endpoint, all_endpoints
 from tablelog.projections.fold import Folded
-from tablelog.storage import CampaignTransaction, EventStore
-from tablelog.storage.access import recall, remember
-
-_ENCODER = msgspec.json.Encoder()
-MAX_KEY = 200
 
 
 class Written(msgspec.Struct, frozen=True, kw_only=True):
@@ -85,38 +81,15 @@ def run_command(
     command = endpoint.command_of(data, path)
     expected = _expected_seq(request.headers.get("if-match"))
     key = request.headers.get("idempotency-key")
-    if key is not None and not 0 < len(key) <= MAX_KEY:
-        raise InvalidInput(f"an Idempotency-Key has 1 to {MAX_KEY} characters", code="bad-key")
-    digest = ""  # of the request, kept with its Idempotency-Key
+    retry = None
     if key is not None:
-        digest = hashlib.sha256(
-            _ENCODER.encode([request.method, request.url.path, msgspec.to_builtins(data)])
-        ).hexdigest()
-        earlier = _recalled(store, campaign, caller, key, digest)
+        body = msgspec.to_builtins(data)
+        retry = Retry.of(
+            store, campaign, caller.digest, key, [request.method, request.url.path, body]
+        )
+        earlier = _recalled(retry, caller)
         if earlier is not None:
             return earlier
-
-    def keep(tx: CampaignTransaction, written: list[Envelope]) -> None:
-        if key is not None:
-            # The response is built after the commit; what is kept here is enough to rebuild
-            # it exactly: the seqs this request appended.
-            remember(
-                tx.connection,
-                campaign=campaign,
-                caller=caller.digest,
-                key=key,
-                request=digest,
-                status=201,
-                response=_ENCODER.encode([e.seq for e in written]),
-            )
-
-    def first_try_done(tx: CampaignTransaction) -> None:
-        # Checked again with the campaign's lock held: a retry that raced its first try (both
-        # missed the key above) finds the first one's response here instead of deciding again.
-        if key is not None and recall(
-            tx.connection, campaign=campaign, caller=caller.digest, key=key
-        ):
-            raise _AlreadyDone
 
     answer: list[WriteResult] = []
 
@@ -134,13 +107,13 @@ def run_command(
             command,
             caller=caller,
             expected_seq=expected,
-            on_begin=first_try_done,
-            on_commit=keep,
+            on_begin=retry.first_try_done if retry else None,
+            on_commit=retry.keep if retry else None,
             on_done=respond,
         )
-    except (_AlreadyDone, StorageError):
-        if key is not None:  # a concurrent retry with the same key won the race
-            earlier = _recalled(store, campaign, caller, key, digest)
+    except (AlreadyDone, StorageError):
+        if retry is not None:  # a concurrent retry with the same key won the race
+            earlier = _recalled(retry, caller)
             if earlier is not None:
                 return earlier
         raise
@@ -148,25 +121,12 @@ def run_command(
     return Response(result, status_code=201)
 
 
-class _AlreadyDone(Exception):
-    """The request's Idempotency-Key was committed by a concurrent try: answer with that."""
-
-
-def _recalled(
-    store: EventStore, campaign: str, caller: Caller, key: str, digest: str
-) -> Response[Any] | None:
-    with store.engine.connect() as conn:
-        found = recall(conn, campaign=campaign, caller=caller.digest, key=key)
+def _recalled(retry: Retry, caller: Caller) -> Response[Any] | None:
+    found = retry.earlier()
     if found is None:
         return None
-    if found.request != digest:
-        raise InvalidInput(
-            "this Idempotency-Key was already used for a different request", code="key-reused"
-        )
-    seqs = msgspec.json.decode(found.response, type=list[int])
-    # Only the remembered seqs' events: they are consecutive, so one bounded read.
-    envelopes = store.read(campaign, after_seq=min(seqs) - 1, upto_seq=max(seqs)) if seqs else []
-    return Response(_result(store, campaign, caller, envelopes), status_code=found.status)
+    status, envelopes = found
+    return Response(_result(retry.store, retry.campaign, caller, envelopes), status_code=status)
 
 
 def _handler(endpoint: Endpoint) -> HTTPRouteHandler:

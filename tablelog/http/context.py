@@ -17,9 +17,9 @@ from litestar.handlers import BaseRouteHandler
 
 from tablelog.commands.access import Caller, authenticate, require_campaign
 from tablelog.commands.admin import require_admin
+from tablelog.commands.database import EventStore
 from tablelog.errors import Unauthenticated
 from tablelog.http.throttle import CampaignQuota, FailedSignIns
-from tablelog.storage import EventStore
 
 AnyConnection = ASGIConnection[Any, Any, Any, Any]
 _CALLER = "tablelog.caller"  # where the guard keeps the caller, in the request's scope state

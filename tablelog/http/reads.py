@@ -12,17 +12,16 @@ from tablelog import __version__
 from tablelog.commands import access
 from tablelog.commands.audit import audit
 from tablelog.commands.campaigns import list_campaigns, plan_campaign, start_campaign
-from tablelog.commands.log import parse_head, verify
+from tablelog.commands.endpoints import CommandCall, command_of_call
+from tablelog.commands.log import Report, parse_head, verify
 from tablelog.commands.post import post as post_text
 from tablelog.commands.reads import LogItem, ReplayItem, log_items, replay_items
 from tablelog.commands.table import state_view_of
 from tablelog.commands.whatif import WhatIfResult, play_whatif
 from tablelog.errors import InvalidInput, NotFound
 from tablelog.http.context import caller_for, client_address, may_create, store_of
-from tablelog.http.endpoints import CommandCall, command_of_call
 from tablelog.http.throttle import CampaignQuota
 from tablelog.projections.account import Account, Discrepancy
-from tablelog.storage.verify import Report
 
 AnyRequest = Request[Any, Any, Any]
 HIDDEN_TYPES = ("card_played", "cards_drawn", "cards_discarded", "deck_shuffled", "token_spent")

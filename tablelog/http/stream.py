@@ -20,11 +20,11 @@ from litestar.params import FromPath, HeaderParameter, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from tablelog.commands.access import Caller, head_if_signed_in
+from tablelog.commands.database import EventStore
 from tablelog.commands.log import MAX_SEQ
 from tablelog.commands.reads import LogItem, log_items
 from tablelog.errors import InvalidInput
 from tablelog.http.context import caller_for, store_of
-from tablelog.storage import EventStore
 
 POLL_S = 0.25  # also how soon a revoked token's feed ends
 HEARTBEAT_S = 15.0

@@ -34,7 +34,7 @@ class InconsistentLog(StorageError):
 @dataclass
 class Folded:
     campaign: str
-    ruleset: registry.Ruleset
+    ruleset: registry.Ruleset[Any]
     state: Any
     seq: int
 

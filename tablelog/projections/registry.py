@@ -1,49 +1,38 @@
-"""Each ruleset's projections, found by convention: `tablelog.projections.<ruleset>` exposes
-`VIEWS`, a `RulesetViews`. Core commands (log, replay, audit, exports) go through here and never
-name a ruleset; an event's ruleset is the module that defines its type.
+"""Each ruleset's views (`VIEWS`), loaded from the module `tablelog.rulesets` names, and the
+reads every ruleset shares through them: an event's words and its payload as a viewer sees it.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
+from tablelog import rulesets
 from tablelog.events.base import Event
-from tablelog.events.core import AccessReissued, CampaignCreated
-from tablelog.projections.account import Account, AuditSteps
+from tablelog.events.core import (
+    AccessReissued,
+    CampaignCreated,
+    SceneEnded,
+    SceneStarted,
+    SessionEnded,
+    SessionStarted,
+)
+from tablelog.projections.contract import RulesetViews
+
+_LOADED: dict[str, RulesetViews[Any]] = {}
 
 
-@dataclass(frozen=True)
-class RulesetViews:
-    """What a ruleset's projections supply; `state` is the ruleset's own state type."""
-
-    state_view: Callable[[Any, int, str | None], dict[str, Any]]
-    conflict_lines: Callable[[Any, str, str | None], list[str]]
-    describe: Callable[[Event], str]
-    # The account of a walk over the whole log; with a conflict key (`scope`), of that
-    # conflict and the campaign-wide events only (the others are folded, not explained).
-    audit: Callable[[str, AuditSteps, Callable[[], Any], str | None], Account]
-    # The payload as a viewer (a player key, or `gm`) may see it given the state now, or None
-    # when nothing in it is hidden from that viewer.
-    redact: Callable[[Event, str, Any], dict[str, Any] | None]
-    # Why a state hides something from a viewer, or None when it hides nothing.
-    hides: Callable[[Any, str], str | None]
-    # `state` as lines of text, from the view `state_view` gave (local or from the service).
-    state_lines: Callable[[dict[str, Any]], list[str]]
-
-
-_LOADED: dict[str, RulesetViews] = {}
-
-
-def views_for(ruleset: str) -> RulesetViews:
+def views_for(ruleset: str) -> RulesetViews[Any]:
     found = _LOADED.get(ruleset)
     if found is None:
-        module = importlib.import_module(f"tablelog.projections.{ruleset.replace('-', '_')}")
-        found = module.VIEWS
+        place = rulesets.place(ruleset)
+        if place is None:
+            raise LookupError(f"there is no ruleset {ruleset!r}")
+        found = importlib.import_module(place.views).VIEWS
         if not isinstance(found, RulesetViews):
-            raise TypeError(f"{module.__name__}.VIEWS is not a RulesetViews")
+            raise TypeError(f"{place.views}.VIEWS is not a RulesetViews")
         _LOADED[ruleset] = found
     return found
 
@@ -62,16 +51,44 @@ def reissued_text(event: AccessReissued, seq: int | None = None) -> str:
 
 
 def describe(event: Event) -> str:
-    """One line of words for any event."""
-    if isinstance(event, CampaignCreated):
-        return f"campaign {event.campaign} created ({event.ruleset}, GM {event.gm})"
-    if isinstance(event, AccessReissued):
-        return reissued_text(event)
-    # A ruleset's events live in `tablelog.events.<module>`, its views in
-    # `tablelog.projections.<module>`, whatever the prefix of its event types.
-    module = type(event).__module__.rsplit(".", 1)[-1]
-    try:
-        views = views_for(module.replace("_", "-"))
-    except ModuleNotFoundError:
+    """One line of words for any event: the core's own, or its ruleset's."""
+    match event:
+        case CampaignCreated():
+            return f"campaign {event.campaign} created ({event.ruleset}, GM {event.gm})"
+        case SessionStarted():
+            return f"session {event.session} started"
+        case SessionEnded():
+            return f"session {event.session} ended"
+        case SceneStarted():
+            title = f": {event.title}" if event.title else ""
+            return f"scene {event.scene} started{title}"
+        case SceneEnded():
+            return f"scene {event.scene} ended"
+        case AccessReissued():
+            return reissued_text(event)
+    # A ruleset's events are defined in the events module its Place names.
+    module = type(event).__module__
+    place = next((p for p in rulesets.places() if p.events == module), None)
+    if place is None:
         return event.type_name()
-    return views.describe(event)
+    return views_for(place.name).describe(event)
+
+
+HIDDEN = None  # what a hidden field holds in a filtered payload
+
+
+def redact(
+    views: RulesetViews[Any], event: Event, viewer: str, state: Any
+) -> dict[str, Any] | None:
+    """The payload as `viewer` may see it given the state now, or None when it may see all of
+    it: the ruleset's hidden fields blanked, and the salt with them (with it, the stored hash
+    would give the hidden value away)."""
+    hidden = views.hidden_fields(event, viewer, state)
+    if not hidden:
+        return None
+    payload = msgspec.to_builtins(event)
+    assert isinstance(payload, dict)
+    for name in (*hidden, "salt"):
+        if name in payload:
+            payload[name] = HIDDEN
+    return payload

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tablelog import rulesets
 from tablelog.errors import DamagedDatabase, NotFound
 from tablelog.storage.engine import build_engine, describe, is_sqlite, resolve_url
 from tablelog.storage.migrate import check_revision
@@ -24,7 +25,7 @@ def open_store(target: str, *, create: bool = False, check_schema: bool = True) 
     if not create and new_sqlite_file(target) is not None:
         raise NotFound(
             f"there is no database at {url.database}; "
-            "`tablelog campaign create NAME --ruleset improv` creates one"
+            f"`tablelog campaign create NAME --ruleset {rulesets.names()[0]}` creates one"
         )
     engine = build_engine(url)
     store = EventStore(engine)

@@ -5,8 +5,8 @@ first in the order a single walk would meet it.
 Used for logs big enough to repay starting the workers (`PARALLEL_FROM` events across more
 than one campaign). The verifying process checks campaigns too, from the back of the list,
 while the workers start and then take them from the front; they meet in the middle. A worker
-is `python -m tablelog.storage.verify_workers`: a fresh interpreter that imports only the
-store (never the caller's main module, as a multiprocessing worker would), given the
+is `python -m tablelog.storage.verify_worker`: a fresh interpreter that imports only the store
+(never the caller's main module, as a multiprocessing worker would), given the
 database's URL and then one campaign name at a time by a thread of the verifying process,
 over its stdin (never its command line, which other users may read) (see tablelog.workers).
 """
@@ -19,11 +19,10 @@ import sys
 import threading
 from collections import deque
 from collections.abc import Callable
-from typing import IO
 
 import msgspec
 
-from tablelog.errors import StorageError, TablelogError
+from tablelog.errors import StorageError
 from tablelog.progress import Progress
 from tablelog.workers import read_frame, usable_cpus, write_frame
 
@@ -86,7 +85,7 @@ def _feed(url: str, waiting: deque[str], results: dict[str, Checked], progress: 
     """One worker's life: start it, hand it the next waiting campaign until none is left."""
     try:
         worker = subprocess.Popen(
-            [sys.executable, "-m", "tablelog.storage.verify_workers"],
+            [sys.executable, "-m", "tablelog.storage.verify_worker"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,  # its failures are this process's to find and tell
@@ -123,39 +122,3 @@ def _feed(url: str, waiting: deque[str], results: dict[str, Checked], progress: 
 def failed(result: Checked) -> None:
     if result.failure is not None:
         raise StorageError(result.failure)
-
-
-def main(source: IO[bytes], out: IO[bytes]) -> int:
-    """The worker: open the database whose URL comes first on `source`, then check each
-    campaign named there, answering on `out`."""
-    from tablelog.storage import open_store
-    from tablelog.storage.verify import verify_log
-
-    names = msgspec.msgpack.Decoder(str)
-    answers = msgspec.msgpack.Encoder()
-    try:
-        store = open_store(names.decode(read_frame(source)), check_schema=False)
-    except EOFError:
-        return 0
-    try:
-        while True:
-            try:
-                name = names.decode(read_frame(source))
-            except EOFError:
-                return 0
-            try:
-                report = verify_log(store, campaign=name, workers=1)
-                bad = report.first_bad
-                result = Checked(
-                    events=report.events, first_bad=None if bad is None else (bad.seq, bad.reason)
-                )
-            except TablelogError as exc:
-                result = Checked(events=0, failure=exc.message)
-            write_frame(out, answers.encode(result))
-            out.flush()
-    finally:
-        store.close()
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.stdin.buffer, sys.stdout.buffer))

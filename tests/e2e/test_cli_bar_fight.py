@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tablelog.commands import demo
 from tablelog.rules.common import Command
 from tablelog.rules.improv import commands as c
+from tablelog.rules.improv import demo
 from tests.e2e.transcript import log_json, ok, run
 
 

@@ -25,7 +25,7 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, select
 
-from tablelog.http.endpoints import all_endpoints
+from tablelog.commands.endpoints import all_endpoints
 from tablelog.storage.schema import access_tokens
 from tests.e2e.transcript import TOKEN, ok, refused, run
 from tests.support.server import admin, admin_token, running_service

@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 
 from tablelog.commands.audit import account_of
-from tablelog.commands.improv import show
 from tablelog.commands.log import verify
+from tablelog.commands.reads import show
 from tablelog.commands.table import campaign_state, execute
 from tablelog.errors import RuleViolation
 from tablelog.events.improv import CardPlayed, ConflictClosed, FateChosen
-from tablelog.projections.improv.views import state_view
+from tablelog.projections.views import state_view
 from tablelog.rules.common import Command, EndSession
 from tablelog.rules.improv import commands as c
 from tablelog.storage import EventStore, open_store
@@ -68,7 +68,7 @@ def test_an_old_log_verifies_and_its_audit_names_only_the_old_bugs(store: EventS
     assert found(store, RECORDED) == KNOWN
     assert found(store, MANAGED) == []
     folded = campaign_state(store, RECORDED)  # past a snapshot of version 2: folded anew
-    view = state_view(folded.state, folded.seq)
+    view = state_view(folded)
     assert view["conflicts"]["x"]["beats"] == [["riso", "kit"], ["riso", "diana"]]  # as recorded
     assert view["conflicts"]["y"]["sides"]["kit"]["status"] == "in"
     for conflict in ("x", "w", "y", "z"):

@@ -22,9 +22,9 @@ from typing import Any
 import httpx
 import pytest
 
+from tablelog.commands.endpoints import CORE, ruleset_endpoints
 from tablelog.events.chain import event_hash
 from tablelog.events.codec import decode, encode
-from tablelog.http.endpoints import CORE, ruleset_endpoints
 from tablelog.rules.improv.cards import full_deck
 from tests.support.server import MANY_CAMPAIGNS, admin, running_service
 

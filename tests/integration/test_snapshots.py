@@ -15,8 +15,7 @@ from sqlalchemy import select, update
 
 from tablelog.commands import database, state
 from tablelog.commands.campaigns import create_campaign
-from tablelog.commands.improv import show
-from tablelog.commands.reads import items_of
+from tablelog.commands.reads import items_of, show
 from tablelog.commands.table import campaign_state, execute
 from tablelog.projections.fold import fold
 from tablelog.projections.views import state_view

@@ -12,7 +12,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -33,14 +33,16 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_service(db: str, cwd: Path, *options: str) -> Iterator[str]:
+def running_service(
+    db: str, cwd: Path, *options: str, program: Sequence[str] = ("-m", "tablelog")
+) -> Iterator[str]:
     """Start `tablelog --db DB serve [OPTIONS]` on 127.0.0.1 and yield its base URL once it
-    answers."""
+    answers; `program` is what python runs (a launcher script that registers a ruleset)."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("TABLELOG_")}
     log = (cwd / f"serve-{port}.log").open("w+", encoding="utf-8")
     process = subprocess.Popen(
-        [sys.executable, "-m", "tablelog", "--db", db, "serve", "--port", str(port), *options],
+        [sys.executable, *program, "--db", db, "serve", "--port", str(port), *options],
         cwd=cwd,
         env=env,
         stdout=log,

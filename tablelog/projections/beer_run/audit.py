@@ -8,23 +8,14 @@ enters the account only when it is rolled: until then it is hidden (see visibili
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from tablelog.events import beer_run as ev
 from tablelog.events.base import Event
-from tablelog.projections.account import (
-    Account,
-    AuditSteps,
-    ConflictAccount,
-    Note,
-    Section,
-    SessionSpan,
-    Table,
-)
+from tablelog.projections.account import Discrepancy, Table
 from tablelog.projections.beer_run.check import Checker
 from tablelog.projections.beer_run.text import goal_text, size
+from tablelog.projections.book import Book, Chapter
 from tablelog.rules.beer_run.dice import price, reduce
 from tablelog.rules.beer_run.state import DIFFICULTY, BeerRunState
 
@@ -32,19 +23,8 @@ _COLUMNS = ["character", "pool", "Intensity", "faces"]
 
 
 @dataclass
-class _Open:
-    account: ConflictAccount
+class _Open(Chapter):
     pending: dict[str, ev.PoolAssembled] = field(default_factory=dict)
-
-    def section(self, title: str) -> Section:
-        sections = self.account.sections
-        if not sections or sections[-1].title != title:
-            sections.append(Section(title=title))
-        return sections[-1]
-
-    def note(self, title: str, seq: int, kind: str, text: str, /, **data: object) -> None:
-        self.section(title).notes.append(Note(seq=seq, kind=kind, text=text, data=dict(data)))
-        self.account.last_seq = seq
 
 
 def _name(state: BeerRunState, key: str) -> str:
@@ -58,40 +38,32 @@ def _die_name(state: BeerRunState, character: str, ability: str) -> str:
     return die.display if die else ability
 
 
-class _Walk:
-    def __init__(self, campaign: str) -> None:
-        self.account = Account(
-            campaign=campaign, ruleset="beer-run", seq=0, conflicts=[], discrepancies=[]
-        )
-        self.open: dict[str, _Open] = {}
-        self.checker = Checker()
-        self.session_first: dict[int, int] = {}
-        self.session_last: dict[int, int] = {}
+class BeerRunAuditor:
+    """The Beer Run audit's walk (see `Auditor`)."""
 
-    def step(self, state: BeerRunState, seq: int, event: Event) -> None:
-        self.account.seq = seq
-        self.account.discrepancies.extend(self.checker.check(state, seq, event))
-        if state.session and (state.session_open or isinstance(event, ev.SessionEnded)):
-            self.session_last[state.session] = seq
-        if isinstance(event, ev.SessionStarted):
-            self.session_first[event.session] = self.session_last[event.session] = seq
+    # The checker remembers an allocation for the dice changes after it.
+    checks_every_event = True
+
+    def __init__(self) -> None:
+        self.checker = Checker()
+
+    def check(self, state: BeerRunState, seq: int, event: Event) -> list[Discrepancy]:
+        return self.checker.check(state, seq, event)
+
+    def explain(self, book: Book, state: BeerRunState, seq: int, event: Event) -> None:
         if isinstance(event, ev.ConflictOpened):
             sides = "; ".join(
                 f"{s.side_id}: {', '.join(_name(state, m) for m in s.members)}" for s in event.sides
             )
-            account = ConflictAccount(
-                conflict=event.conflict,
-                title=f"conflict {event.conflict} ({sides})",
-                session=state.session or None,
-                first_seq=seq,
-                last_seq=seq,
-            )
-            self.account.conflicts.append(account)
-            self.open[event.conflict] = _Open(account)
+            title = f"conflict {event.conflict} ({sides})"
+            book.begin(event.conflict, title, seq, state.session or None, chapter=_Open)
             return
-        key = event.conflict_id()
-        if key is not None and key in self.open:
-            self._conflict_event(state, self.open[key], seq, event)
+        here = book.chapter(event.conflict_id())
+        if isinstance(here, _Open):
+            self._conflict_event(state, here, seq, event)
+
+    def finish(self, book: Book, state: BeerRunState) -> None:
+        pass
 
     def _conflict_event(self, state: BeerRunState, here: _Open, seq: int, event: Event) -> None:
         options = state.options
@@ -188,7 +160,7 @@ class _Walk:
                 )
             case ev.CharacterDied():
                 here.note(
-                    here.account.sections[-1].title if here.account.sections else "Effects",
+                    here.latest or "Effects",
                     seq,
                     "death",
                     f"{_name(state, event.character_id)} dies: {state.options.health} at 0",
@@ -203,7 +175,7 @@ class _Walk:
             case ev.AbilityChanged() if event.cause in ("cede", "heal"):
                 why = "the ceded goal zeroes it" if event.cause == "cede" else "healed"
                 here.note(
-                    "Outcome" if event.cause == "heal" else here.account.sections[-1].title,
+                    "Outcome" if event.cause == "heal" else here.latest or "Outcome",
                     seq,
                     "die",
                     f"{_name(state, event.character_id)}'s "
@@ -212,7 +184,7 @@ class _Walk:
                 )
             case ev.ConflictEnded():
                 here.note("Outcome", seq, "end", f"the conflict ends: {event.result}")
-                del self.open[event.conflict]
+                here.closed = True
 
     def _rolled(self, state: BeerRunState, here: _Open, seq: int, event: ev.PoolRolled) -> None:
         title = f"Round {event.round}"
@@ -242,7 +214,7 @@ class _Walk:
             cost = price(pool.intensity_cost) if pool else "?"
             row = [_name(state, event.actor), dice, cost, faces]
         section.table.rows.append(row)
-        here.account.last_seq = seq
+        here.touch(seq)
 
     def _compared(
         self, state: BeerRunState, here: _Open, seq: int, event: ev.RollsCompared
@@ -280,25 +252,3 @@ class _Walk:
             raw=event.raw,
             kept=event.kept,
         )
-
-    def finish(self) -> Account:
-        self.account.sessions = [
-            SessionSpan(session=n, first_seq=first, last_seq=self.session_last.get(n, first))
-            for n, first in sorted(self.session_first.items())
-        ]
-        return self.account
-
-
-def audit(
-    campaign: str, steps: AuditSteps, after: Callable[[], Any], scope: str | None = None
-) -> Account:
-    """The account of the walk (`after`, the final state, is not needed here). With `scope`,
-    only that conflict is explained; every event is still checked, since a check may need
-    what came before it (a damage allocation for the dice it changes)."""
-    walk = _Walk(campaign)
-    for step in steps:
-        walk.step(step.before, step.envelope.seq, step.event)
-    account = walk.finish()
-    if scope is not None:
-        account.conflicts = [c for c in account.conflicts if c.conflict == scope]
-    return account

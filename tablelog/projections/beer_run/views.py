@@ -47,14 +47,9 @@ def character_view(state: BeerRunState, character: Character, viewer: str | None
     }
 
 
-def state_view(state: BeerRunState, seq: int, viewer: str | None = None) -> dict[str, Any]:
+def state_view(state: BeerRunState, viewer: str | None = None) -> dict[str, Any]:
+    """Beer Run's own keys of `state --json` (core code puts the shared ones first)."""
     return {
-        "campaign": state.campaign,
-        "ruleset": "beer-run",
-        "seq": seq,
-        "session": state.session,
-        "session_open": state.session_open,
-        "scene": state.scene if state.scene_open else None,
         "categories": list(state.categories.values()),
         "options": msgspec.to_builtins(state.options),
         "characters": {
@@ -147,3 +142,8 @@ def show_view(state: BeerRunState, conflict: Conflict, viewer: str | None) -> di
             for i, rnd in enumerate(conflict.rounds)
         ],
     }
+
+
+def show(state: BeerRunState, given: str | None, viewer: str | None) -> dict[str, Any]:
+    """`show`: the conflict `given` names (None: the only open one)."""
+    return show_view(state, flow.conflict(state, given), viewer)

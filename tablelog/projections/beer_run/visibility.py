@@ -8,16 +8,10 @@ from it.
 
 from __future__ import annotations
 
-from typing import Any
-
-import msgspec
-
 from tablelog.events import beer_run as ev
 from tablelog.events.base import Event
 from tablelog.rules.beer_run.state import BeerRunState, Round
-
-GM = "gm"
-HIDDEN = None
+from tablelog.rules.table import GM
 
 
 def owner(state: BeerRunState, character: str) -> str:
@@ -44,17 +38,13 @@ def _round(state: BeerRunState, conflict: str, number: int) -> Round | None:
     return found.current
 
 
-def redact(event: Event, viewer: str, state: Any) -> dict[str, Any] | None:
-    """The payload as `viewer` may see it, or None when it may see all of it."""
+def hidden_fields(event: Event, viewer: str, state: BeerRunState) -> tuple[str, ...]:
+    """The fields of `event` that `viewer` may not see, given the state now."""
     if not isinstance(event, ev.PoolAssembled):
-        return None
+        return ()
     if not pool_hidden(state, _round(state, event.conflict, event.round), event.actor, viewer):
-        return None
-    payload = msgspec.to_builtins(event)
-    assert isinstance(payload, dict)
-    for name in (*event.hidden, "salt"):  # the salt too: with it, the hash gives them away
-        payload[name] = HIDDEN
-    return payload
+        return ()
+    return event.hidden
 
 
 def hides(state: BeerRunState, viewer: str) -> str | None:

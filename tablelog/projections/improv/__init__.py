@@ -2,40 +2,34 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from tablelog.projections.account import Account, AuditSteps
+from tablelog.projections.contract import Read, RulesetViews, lazy
 from tablelog.projections.improv import text, views, visibility
-from tablelog.projections.registry import RulesetViews
+from tablelog.rules.improv.state import ImprovState
 
 
-def _state_view(state: Any, seq: int, viewer: str | None) -> dict[str, Any]:
-    return views.state_view(state, seq, viewer)
+def _show_lines(state: ImprovState, view: dict[str, Any]) -> list[str]:
+    return text.conflict_text(state, state.conflicts[view["conflict"]], view)
 
 
-def _conflict_lines(state: Any, conflict: str, viewer: str | None) -> list[str]:
-    found = state.conflicts.get(conflict)
-    if found is None:
-        return []
-    return text.conflict_text(state, found, views.show_view(state, found, viewer))
-
-
-def _audit(
-    campaign: str, steps: AuditSteps, progress: Callable[[], Any], scope: str | None
-) -> Account:
-    # Imported when an audit runs: it brings the rules' checks, which `show` does not need.
-    from tablelog.projections.improv import audit
-
-    return audit.audit(campaign, steps, progress, scope)
-
-
-VIEWS = RulesetViews(
-    state_view=_state_view,
-    conflict_lines=_conflict_lines,
-    describe=text.describe,
-    audit=_audit,
-    redact=visibility.redact,
-    hides=visibility.hides,
+VIEWS = RulesetViews[ImprovState](
+    state_view=views.state_view,
     state_lines=text.state_lines,
+    show_view=views.show,
+    show_lines=_show_lines,
+    kept_at=views.kept_at,
+    describe=text.describe,
+    hidden_fields=visibility.hidden_fields,
+    hides=visibility.hides,
+    # Imported when an audit runs: it brings the rules' checks, which `show` does not need.
+    auditor=lazy("tablelog.projections.improv.audit", "ImprovAuditor"),
+    reads=(
+        Read(
+            name="hand",
+            path="/hands/{who}",
+            summary="Managed decks: the caller's own hand (`who` is the caller, or gm for the GM).",
+            run=views.hand,
+        ),
+    ),
 )

@@ -7,18 +7,10 @@ uses against the session's). Face-down cards and hands never enter it (see `acco
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from tablelog.events import improv as ev
 from tablelog.events.base import Event
-from tablelog.projections.account import (
-    Account,
-    AuditSteps,
-    ConflictAccount,
-    SessionSpan,
-    Table,
-)
+from tablelog.projections.account import Discrepancy, Table
+from tablelog.projections.book import Book
 from tablelog.projections.improv import outcomes
 from tablelog.projections.improv.check import check
 from tablelog.projections.improv.outcomes import COLUMNS, PLACES, Open
@@ -27,45 +19,28 @@ from tablelog.rules.improv.conflict import gm_token_cap
 from tablelog.rules.improv.state import GM, Conflict, ImprovState
 
 
-class _Walk:
-    def __init__(self, campaign: str, scope: str | None) -> None:
-        self.account = Account(
-            campaign=campaign, ruleset="improv", seq=0, conflicts=[], discrepancies=[]
-        )
-        self.scope = scope
-        self.open: dict[str, Open] = {}
-        self.session_first: dict[int, int] = {}
-        self.session_last: dict[int, int] = {}
+class ImprovAuditor:
+    """The Improv audit's walk (see `Auditor`)."""
 
-    def step(self, state: ImprovState, seq: int, event: Event) -> None:
-        self.account.seq = seq
-        if state.session and (state.session_open or isinstance(event, ev.SessionEnded)):
-            self.session_last[state.session] = seq
-        if isinstance(event, ev.SessionStarted):
-            self.session_first[event.session] = seq
-            self.session_last[event.session] = seq
-        key = event.conflict_id()
-        if self.scope is not None and key is not None and key != self.scope:
-            return  # another conflict's: its checks depend on nothing the scope needs
-        self.account.discrepancies.extend(check(state, seq, event))
+    checks_every_event = False  # a check reads only the state before its event
+
+    def check(self, state: ImprovState, seq: int, event: Event) -> list[Discrepancy]:
+        return check(state, seq, event)
+
+    def explain(self, book: Book, state: ImprovState, seq: int, event: Event) -> None:
         if isinstance(event, ev.ConflictOpened):
-            self._opened(state, seq, event)
+            rounds = f", {event.rounds} rounds" if event.kind == "extended" else ""
+            book.begin(
+                event.conflict,
+                f"conflict {event.conflict} ({event.kind}{rounds})",
+                seq,
+                state.session or None,
+                chapter=Open,
+            )
             return
-        if key is None or key not in self.open:
-            return
-        self._conflict_event(state, self.open[key], seq, event)
-
-    def _opened(self, state: ImprovState, seq: int, event: ev.ConflictOpened) -> None:
-        rounds = f", {event.rounds} rounds" if event.kind == "extended" else ""
-        account = ConflictAccount(
-            conflict=event.conflict,
-            title=f"conflict {event.conflict} ({event.kind}{rounds})",
-            session=state.session or None,
-            first_seq=seq,
-            last_seq=seq,
-        )
-        self.account.conflicts.append(account)
-        self.open[event.conflict] = Open(account)
+        here = book.chapter(event.conflict_id())
+        if isinstance(here, Open):
+            self._conflict_event(state, here, seq, event)
 
     def _conflict_event(self, state: ImprovState, here: Open, seq: int, event: Event) -> None:
         conflict = state.conflicts.get(here.account.conflict)
@@ -85,7 +60,7 @@ class _Walk:
                     text=event.text,
                 )
             case ev.CardPlayed():
-                here.account.last_seq = seq
+                here.touch(seq)
                 here.section(f"Round {event.round}")
             case ev.BonusPlaced():
                 self._bonus(state, conflict, here, seq, event)
@@ -134,7 +109,7 @@ class _Walk:
             case ev.TokenAwarded():
                 toward = f" (counts toward round {event.round})" if event.round else ""
                 here.note(
-                    here.latest(),
+                    here.latest_title(),
                     seq,
                     "award",
                     f"{event.giver} awards a story-token to {event.receiver}, taken from "
@@ -150,7 +125,7 @@ class _Walk:
                     else "a bribe"
                 )
                 here.note(
-                    here.latest(),
+                    here.latest_title(),
                     seq,
                     "spend",
                     f"{event.player} spends a story-token on {purpose}; it goes to "
@@ -174,7 +149,7 @@ class _Walk:
             case ev.Narrated():
                 final = " (final narration)" if event.final else ""
                 here.note(
-                    here.latest(),
+                    here.latest_title(),
                     seq,
                     "narration",
                     f"{here.name(event.side)}{final}: {event.text}",
@@ -184,9 +159,9 @@ class _Walk:
                 )
             case ev.ConflictClosed():
                 outcomes.closed(here, seq, event)
-                self.open.pop(here.account.conflict, None)
+                here.closed = True
             case _:
-                here.account.last_seq = seq
+                here.touch(seq)
 
     def _bonus(
         self,
@@ -231,9 +206,10 @@ class _Walk:
         here.by_side.setdefault((event.round, event.on), []).append(what)
         here.note(title, seq, "bonus", text, **data)
 
-    def finish(self, state: ImprovState | None) -> Account:
-        for key, here in self.open.items():
-            conflict = state.conflicts.get(key) if state else None
+    def finish(self, book: Book, state: ImprovState) -> None:
+        for here in book.open_chapters():
+            assert isinstance(here, Open)
+            conflict = state.conflicts.get(here.account.conflict)
             here.account.title += ", open"
             rnd = conflict.current if conflict else None
             if conflict is not None and rnd is not None and not rnd.revealed:
@@ -250,19 +226,3 @@ class _Walk:
                         for side in rnd.plays
                     ],
                 )
-        self.account.sessions = [
-            SessionSpan(session=n, first_seq=first, last_seq=self.session_last.get(n, first))
-            for n, first in sorted(self.session_first.items())
-        ]
-        return self.account
-
-
-def audit(
-    campaign: str, steps: AuditSteps, after: Callable[[], Any], scope: str | None = None
-) -> Account:
-    """The account of the walk; `after()` is the state once the last step is folded in.
-    With `scope`, that conflict's events and the campaign-wide ones only."""
-    walk = _Walk(campaign, scope)
-    for step in steps:
-        walk.step(step.before, step.envelope.seq, step.event)
-    return walk.finish(after())

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tablelog.events import improv as ev
-from tablelog.projections.account import ConflictAccount, Note, Section, Table
+from tablelog.projections.account import Table
+from tablelog.projections.book import Chapter
 from tablelog.projections.improv import narration
 from tablelog.rules.improv.cards import pretty
 from tablelog.rules.improv.conflict import gm_token_cap
@@ -21,29 +22,17 @@ _FATE = "the Hand of Fate decides"
 
 
 @dataclass
-class Open:
+class Open(Chapter):
     """A conflict's account while the walk is inside it."""
 
-    account: ConflictAccount
     names: dict[str, str] = field(default_factory=dict)  # side key -> display
     by_side: dict[tuple[int, str], list[str]] = field(default_factory=dict)  # bonus texts
-
-    def section(self, title: str) -> Section:
-        sections = self.account.sections
-        if not sections or sections[-1].title != title:
-            sections.append(Section(title=title))
-        return sections[-1]
-
-    def note(self, title: str, seq: int, kind: str, text: str, /, **data: object) -> None:
-        self.section(title).notes.append(Note(seq=seq, kind=kind, text=text, data=dict(data)))
-        self.account.last_seq = seq
 
     def name(self, key: str) -> str:
         return self.names.get(key, key)
 
-    def latest(self) -> str:
-        sections = self.account.sections
-        return sections[-1].title if sections else "Stakes"
+    def latest_title(self) -> str:
+        return self.latest or "Stakes"
 
 
 def revealed(

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from tablelog.errors import Forbidden, InvalidInput
 from tablelog.projections.improv import narration
+from tablelog.rules.improv import lookup
 from tablelog.rules.improv.cards import value
 from tablelog.rules.improv.state import (
     GM,
@@ -31,16 +33,11 @@ def _visible(side: Side, rnd: Round, play: Play, viewer: str | None) -> bool:
     return viewer is None or rnd.revealed or (viewer == _owner(side) and not play.unseen)
 
 
-def state_view(state: ImprovState, seq: int, viewer: str | None = None) -> dict[str, Any]:
+def state_view(state: ImprovState, viewer: str | None = None) -> dict[str, Any]:
+    """Improv's own keys of `state --json` (core code puts the shared ones first)."""
     ledger = state.ledger
     players = sorted(p for p in state.players if p != state.gm)
     return {
-        "campaign": state.campaign,
-        "ruleset": "improv",
-        "seq": seq,
-        "session": state.session,
-        "session_open": state.session_open,
-        "scene": state.scene if state.scene_open else None,
         "deck_mode": state.options.deck_mode,
         "tokens": {
             "gm": ledger.gm,
@@ -100,6 +97,28 @@ def _summary(record: ClosedConflict, status: str, *, showing_beats: bool) -> dic
         "beats": [list(b) for b in record.beats] if showing_beats else [],
         "abandoned": record.abandoned,  # the GM's reason, or null
     }
+
+
+def show(state: ImprovState, given: str | None, viewer: str | None = None) -> dict[str, Any]:
+    """`show`: the conflict `given` names (None: the only open one), closed ones included."""
+    return show_view(state, lookup.conflict(state, given, open_only=False), viewer)
+
+
+def kept_at(state: ImprovState, given: str | None) -> int | None:
+    """The seq whose state holds an archived conflict whole (see ClosedConflict)."""
+    record = lookup.archived(state, given)
+    return record.closed_at if record is not None else None
+
+
+def hand(state: ImprovState, who: str, viewer: str | None) -> dict[str, Any]:
+    """A managed hand, shown only to its owner (`viewer` None: the local operator sees any)."""
+    if not state.managed:
+        raise InvalidInput("hands are tracked only with --deck-mode managed", code="not-managed")
+    owner = lookup.player(state, who)
+    if viewer is not None and viewer != owner:
+        whose = "the GM's" if owner == GM else f"{owner}'s"
+        raise Forbidden(f"{whose} hand is visible to its owner only", code="not-yours")
+    return hand_view(state, owner)
 
 
 def show_view(state: ImprovState, conflict: Conflict, viewer: str | None = None) -> dict[str, Any]:

@@ -12,15 +12,9 @@ from players, and the players' from it.
 
 from __future__ import annotations
 
-from typing import Any
-
-import msgspec
-
 from tablelog.events import improv as ev
 from tablelog.events.base import Event
 from tablelog.rules.improv.state import GM, ImprovState
-
-HIDDEN = None  # what a hidden field holds in a filtered payload
 
 
 def _owner_of_side(state: ImprovState, conflict: str, side: str) -> str | None:
@@ -57,19 +51,6 @@ def hidden_fields(event: Event, viewer: str, state: ImprovState) -> list[str]:
         case ev.DeckShuffled():
             return ["order"]
     return []
-
-
-def redact(event: Event, viewer: str, state: Any) -> dict[str, Any] | None:
-    """The payload as `viewer` may see it, or None when it may see all of it."""
-    hidden = hidden_fields(event, viewer, state)
-    if not hidden:
-        return None
-    payload = msgspec.to_builtins(event)
-    assert isinstance(payload, dict)
-    for name in (*hidden, "salt"):  # the salt too: with it, the hash gives the value away
-        if name in payload:
-            payload[name] = HIDDEN
-    return payload
 
 
 def hides(state: ImprovState, viewer: str) -> str | None:

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import Any, assert_never
 
 from tablelog.events.base import Event
-from tablelog.events.core import CampaignCreated
 from tablelog.rules.beer_run import authority, conflict, effects, flow, people, rolls
 from tablelog.rules.beer_run import commands as c
 from tablelog.rules.beer_run.evolve import BeerRunEvent, evolve, initial
@@ -21,7 +20,8 @@ from tablelog.rules.beer_run.options import BeerRunOptions, check_new
 from tablelog.rules.beer_run.rolls import Shuffle
 from tablelog.rules.beer_run.state import BeerRunState
 from tablelog.rules.common import EndScene, EndSession, JoinPlayer, StartScene, StartSession
-from tablelog.rules.registry import Ruleset
+from tablelog.rules.contract import Ruleset, commands_of, lazy
+from tablelog.rules.table import clock_of
 
 BeerRunCommand = (
     JoinPlayer
@@ -117,40 +117,19 @@ def actor(state: BeerRunState, event: Event) -> str:
     return player if isinstance(player, str) else state.gm
 
 
-def _initial(created: CampaignCreated) -> Any:
-    return initial(created)
-
-
-def _evolve(state: Any, event: Event) -> Any:
-    return evolve(state, event)  # type: ignore[arg-type]
-
-
-def _decide(state: Any, command: Any, shuffle: Shuffle) -> list[Event]:
-    return decide(state, command, shuffle)
-
-
-def _actor(state: Any, event: Event) -> str:
-    return actor(state, event)
-
-
-def _authorize(state: Any, command: Any, player: str, role: str) -> None:
-    authority.authorize(state, command, player, role)
-
-
-def _check_options(options: Any) -> None:
-    check_new(options)
-
-
-RULESET = Ruleset(
+RULESET = Ruleset[BeerRunState](
     name="beer-run",
     options_type=BeerRunOptions,
-    initial=_initial,
-    evolve=_evolve,
-    decide=_decide,
-    actor=_actor,
-    authorize=_authorize,
     state_type=BeerRunState,
-    check_options=_check_options,
+    initial=initial,
+    evolve=evolve,
+    decide=decide,
+    actor=actor,
+    authority=authority.AUTHORITY,
+    table=clock_of,
+    commands=commands_of(BeerRunCommand),
+    demo=lazy("tablelog.rules.beer_run.demo", "demo"),
+    check_options=check_new,
     # 2: a goal remembers that it was won (Goal.won), so a side's goals are won once each.
     version=2,
 )

@@ -9,36 +9,16 @@ then refuses them with its own sentence.
 
 from __future__ import annotations
 
-from tablelog.errors import Forbidden, TablelogError
+from tablelog.errors import TablelogError
 from tablelog.rules.beer_run import commands as c
 from tablelog.rules.beer_run import flow
 from tablelog.rules.beer_run.state import BeerRunState
-from tablelog.rules.common import (
-    Command,
-    EndScene,
-    EndSession,
-    JoinPlayer,
-    StartScene,
-    StartSession,
-)
+from tablelog.rules.common import Command
+from tablelog.rules.contract import Authority
 from tablelog.rules.names import player_name
+from tablelog.rules.table import GM
 
-GM = "gm"
-_GM_ONLY = (
-    StartSession,
-    EndSession,
-    StartScene,
-    EndScene,
-    JoinPlayer,
-    c.SetAbility,
-    c.AdjustIntensity,
-    c.AwardOutcomeDie,
-    c.OpenConflict,
-    c.SetDifficulty,
-    c.EndConflict,
-)
-
-_WHAT = {
+_WHAT: dict[type[Command], str] = {
     c.CreateCharacter: "create a character for another player",
     c.DeclareGoal: "declare this character's goal",
     c.AssemblePool: "buy this character's pool",
@@ -73,26 +53,20 @@ def acting(state: BeerRunState, command: Command) -> str | None:
             if command.actor is None or command.difficulty is not None:
                 return GM
             return _player_of(state, command.actor)
-    return GM if isinstance(command, _GM_ONLY) else None
+    return None
 
 
-def authorize(state: BeerRunState, command: Command, player: str, role: str) -> None:
-    """Refuse (Forbidden) a command the caller may not issue."""
-    if role == "observer":
-        raise Forbidden(f"{player} is an observer and may only read", code="observer")
-    who = acting(state, command)
-    if role == "gm":
-        if who in (GM, None) or isinstance(command, c.CreateCharacter):
-            return
-        raise Forbidden(
-            f"the GM acts for its NPCs and runs the table; only {who} may "
-            f"{_WHAT.get(type(command), 'do this')}",
-            code="not-yours",
-        )
-    if isinstance(command, _GM_ONLY) or who == GM:
-        raise Forbidden(f"only the GM may do this; {player} is a player", code="gm-only")
-    if who is not None and who != player:
-        raise Forbidden(
-            f"{player} may not {_WHAT.get(type(command), 'do this')}: it belongs to {who}",
-            code="not-yours",
-        )
+AUTHORITY = Authority[BeerRunState](
+    acting=acting,
+    gm_only=(
+        c.SetAbility,
+        c.AdjustIntensity,
+        c.AwardOutcomeDie,
+        c.OpenConflict,
+        c.SetDifficulty,
+        c.EndConflict,
+    ),
+    gm_also=(c.CreateCharacter,),
+    what=_WHAT,
+    gm_acts_for="its NPCs",
+)

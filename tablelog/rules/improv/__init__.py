@@ -7,19 +7,18 @@ events it causes, or raises a RuleViolation naming the rule, the value and the l
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, assert_never, cast
+from typing import Any, assert_never
 
 from tablelog.events.base import Event
-from tablelog.events.core import CampaignCreated
 from tablelog.rules.common import JoinPlayer
+from tablelog.rules.contract import Ruleset, commands_of, lazy
 from tablelog.rules.improv import abandon, authority, conflict, fate, finale, people, plays, reveal
 from tablelog.rules.improv import commands as c
 from tablelog.rules.improv.decks import Shuffle
 from tablelog.rules.improv.evolve import ImprovEvent, evolve, initial
 from tablelog.rules.improv.options import ImprovOptions
 from tablelog.rules.improv.state import GM, ImprovState
-from tablelog.rules.registry import Ruleset
+from tablelog.rules.table import clock_of
 
 ImprovCommand = (
     JoinPlayer
@@ -105,35 +104,21 @@ def actor(state: ImprovState, event: Event) -> str:
     return state.gm
 
 
-def _initial(created: CampaignCreated) -> Any:
-    return initial(created)
-
-
-def _decide(state: Any, command: Any, shuffle: Shuffle) -> list[Event]:
-    return decide(state, command, shuffle)
-
-
-def _actor(state: Any, event: Event) -> str:
-    return actor(state, event)
-
-
-def _authorize(state: Any, command: Any, player: str, role: str) -> None:
-    authority.authorize(state, command, player, role)
-
-
-RULESET = Ruleset(
+RULESET = Ruleset[ImprovState](
     name="improv",
     options_type=ImprovOptions,
-    initial=_initial,
-    # Called for every stored event of a rebuild: no wrapper in between.
-    evolve=cast("Callable[[Any, Event], Any]", evolve),
-    decide=_decide,
-    actor=_actor,
-    authorize=_authorize,
     state_type=ImprovState,
+    initial=initial,
+    evolve=evolve,
+    decide=decide,
+    actor=actor,
+    authority=authority.AUTHORITY,
+    table=clock_of,
+    commands=commands_of(ImprovCommand),
     # 2: closed conflicts archived as records (ClosedConflict); the state counts seqs.
     # 3: a round keeps the reveal's ranking; an abandoned conflict keeps its reason.
     version=3,
+    demo=lazy("tablelog.rules.improv.demo", "demo"),
 )
 
 __all__ = ["RULESET", "ImprovCommand", "ImprovEvent", "ImprovState", "decide", "evolve"]

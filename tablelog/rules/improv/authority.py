@@ -8,32 +8,14 @@ state does not know are let through: `decide` then refuses them with its own sen
 
 from __future__ import annotations
 
-from tablelog.errors import Forbidden, TablelogError
-from tablelog.rules.common import (
-    Command,
-    EndScene,
-    EndSession,
-    JoinPlayer,
-    StartScene,
-    StartSession,
-)
+from tablelog.errors import TablelogError
+from tablelog.rules.common import Command
+from tablelog.rules.contract import Authority
 from tablelog.rules.improv import commands as c
 from tablelog.rules.improv import lookup
 from tablelog.rules.improv.state import GM, ImprovState
 
-_GM_ONLY = (
-    StartSession,
-    EndSession,
-    StartScene,
-    EndScene,
-    JoinPlayer,
-    c.OpenConflict,
-    c.Reveal,
-    c.Close,
-    c.Abandon,
-)
-
-_WHAT = {
+_WHAT: dict[type[Command], str] = {
     c.CreateCharacter: "create another player's character",
     c.SetStake: "set this stake",
     c.PlayCard: "play this side's card",
@@ -90,26 +72,13 @@ def acting(state: ImprovState, command: Command) -> str | None:
             return _player(state, command.giver)
         case c.Redraw():
             return _player(state, command.player)
-    return GM if isinstance(command, _GM_ONLY) else None
+    return None
 
 
-def authorize(state: ImprovState, command: Command, player: str, role: str) -> None:
-    """Refuse (Forbidden) a command the caller may not issue."""
-    if role == "observer":
-        raise Forbidden(f"{player} is an observer and may only read", code="observer")
-    who = acting(state, command)
-    if role == "gm":
-        if who == GM or who is None or isinstance(command, c.CreateCharacter):
-            return
-        raise Forbidden(
-            f"the GM acts for GM stakes and runs the table; only {who} may "
-            f"{_WHAT.get(type(command), 'do this')}",
-            code="not-yours",
-        )
-    if isinstance(command, _GM_ONLY) or who == GM:
-        raise Forbidden(f"only the GM may do this; {player} is a player", code="gm-only")
-    if who is not None and who != player:
-        raise Forbidden(
-            f"{player} may not {_WHAT.get(type(command), 'do this')}: it belongs to {who}",
-            code="not-yours",
-        )
+AUTHORITY = Authority[ImprovState](
+    acting=acting,
+    gm_only=(c.OpenConflict, c.Reveal, c.Close, c.Abandon),
+    gm_also=(c.CreateCharacter,),
+    what=_WHAT,
+    gm_acts_for="GM stakes",
+)

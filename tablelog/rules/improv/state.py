@@ -8,12 +8,12 @@ tenth of a slotted dataclass to create).
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
 from typing import Literal
 
 import msgspec
 
+from tablelog.packing import pack, unpack
 from tablelog.rules.improv import opposition
 from tablelog.rules.improv.options import ImprovOptions
 
@@ -274,7 +274,7 @@ class ImprovState(msgspec.Struct):
     # `verify` see to it), so evolve counts them.
     seq: int = 0
     # Closed conflicts, but for the one closed last, as their records (see ClosedConflict),
-    # each kept encoded until something asks for it: most commands never do.
+    # each kept packed until something asks for it: most commands never do (packing.py).
     archive: dict[str, msgspec.Raw] = msgspec.field(default_factory=dict)
     last_closed: str | None = None  # the conflict closed last, still whole in `conflicts`
 
@@ -291,16 +291,16 @@ class ImprovState(msgspec.Struct):
     def archived(self, key: str) -> ClosedConflict | None:
         """The record of an archived conflict, decoded."""
         raw = self.archive.get(key)
-        return None if raw is None else _records().decode(raw)
+        return None if raw is None else unpack(raw, ClosedConflict)
 
     def keep_record(self, conflict: Conflict) -> None:
-        self.archive[conflict.key] = msgspec.Raw(_RECORD_ENCODER.encode(conflict.record()))
+        self.archive[conflict.key] = pack(conflict.record())
 
     def every_conflict(self) -> list[Conflict | ClosedConflict]:
         """Every conflict the campaign has opened, in the order they were opened: the whole
         ones and the records of the archived ones."""
         found: list[Conflict | ClosedConflict] = list(self.conflicts.values())
-        found.extend(_records().decode(raw) for raw in self.archive.values())
+        found.extend(unpack(raw, ClosedConflict) for raw in self.archive.values())
         return sorted(found, key=lambda c: c.opened_at)
 
     def open_conflicts(self) -> list[Conflict]:
@@ -316,13 +316,3 @@ class ImprovState(msgspec.Struct):
         if owner == GM:
             return self.options.gm_hand_base + len(self.session_players)
         return self.options.player_hand
-
-
-_RECORD_ENCODER = msgspec.msgpack.Encoder()
-
-
-@functools.cache
-def _records() -> msgspec.msgpack.Decoder[ClosedConflict]:
-    # Built on first use: building it resolves every annotation above, a cost a command
-    # that never opens an archived conflict should not pay at import.
-    return msgspec.msgpack.Decoder(ClosedConflict)

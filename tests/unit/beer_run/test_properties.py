@@ -354,9 +354,9 @@ class Run:
 def snapshot(folded: Folded) -> Any:
     """The state as the ruleset's state view shows it, and the state itself (dataclass
     equality: a set's order may differ between two folds, its members may not)."""
-    from tablelog.projections.registry import views_for
+    from tablelog.projections.views import state_view
 
-    shown = msgspec.to_builtins(views_for("beer-run").state_view(folded.state, folded.seq, None))
+    shown = msgspec.to_builtins(state_view(folded))
     return shown, folded.state, folded.seq
 
 

@@ -21,7 +21,8 @@ from tablelog.errors import TablelogError
 from tablelog.events.base import Event
 from tablelog.events.envelope import Envelope
 from tablelog.projections.account import Account
-from tablelog.projections.improv.views import hand_view, show_view, state_view
+from tablelog.projections.improv.views import hand_view, show_view
+from tablelog.projections.views import state_view
 from tablelog.rules.common import Command
 from tablelog.rules.improv import ImprovState
 from tablelog.rules.improv import commands as c
@@ -118,7 +119,7 @@ class Table:
 
     def view(self) -> dict[str, Any]:
         folded = campaign_state(self.store, self.campaign)
-        return state_view(folded.state, folded.seq)
+        return state_view(folded)
 
     def show(self, conflict: str) -> dict[str, Any]:
         state = self.state

@@ -13,7 +13,7 @@ import pytest
 
 from tablelog.events.improv import CardPlayed, CardsDrawn, ConflictClosed, TokenMove
 from tablelog.projections.improv.views import show_view
-from tablelog.projections.improv.visibility import redact
+from tablelog.projections.registry import redact, views_for
 from tablelog.rules.common import Command
 from tablelog.rules.improv import commands as c
 from tablelog.rules.improv.cards import full_deck
@@ -103,7 +103,11 @@ def test_an_empty_hand_plays_blind_from_the_top_of_its_deck(new: Tables) -> None
     for viewer in ("bob", "gm"):  # nobody sees it, its owner neither
         plays = show_view(state, state.conflicts["a"], viewer)["rounds"][2]["plays"]
         assert (plays["kit"]["card"], plays["kit"]["unseen"]) == (None, True)
-        assert redact(played, viewer, state) == {**_payload(played), "card": None, "salt": None}
+        assert redact(views_for("improv"), played, viewer, state) == {
+            **_payload(played),
+            "card": None,
+            "salt": None,
+        }
     assert show_view(state, state.conflicts["a"])["rounds"][2]["plays"]["kit"]["card"] == "6C"
     table.given(c.PlayCard(conflict="a", side="Riso", from_deck=True), c.Reveal(conflict="a"))
     assert table.show("a")["rounds"][2]["plays"]["kit"]["card"] == "6C"

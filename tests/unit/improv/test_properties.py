@@ -35,7 +35,7 @@ from tablelog.commands.table import campaign_state, execute
 from tablelog.errors import TablelogError
 from tablelog.events.improv import SessionStarted
 from tablelog.projections.fold import fold
-from tablelog.projections.improv.views import state_view
+from tablelog.projections.views import state_view
 from tablelog.rules.improv import commands as c
 from tablelog.rules.improv.cards import full_deck
 from tablelog.rules.improv.state import HOLDERS, ImprovState
@@ -391,12 +391,13 @@ def test_folding_the_stored_log_twice_gives_the_same_view(
         finally:
             again.close()
         assert first.seq == second.seq == len(envelopes)
-        assert state_view(first.state, first.seq) == state_view(second.state, second.seq)
+        assert state_view(first) == state_view(second)
         assert first.state.hands == second.state.hands
         assert first.state.ledger == second.state.ledger
         for cut in {min(cut, len(envelopes)) for cut in cuts}:
             one, two = fold(envelopes, upto=cut), fold(store.read(CAMPAIGN), upto=cut)
-            assert state_view(one.state, cut) == state_view(two.state, cut)
+            assert one.seq == two.seq == cut
+            assert state_view(one) == state_view(two)
 
 
 @PROPERTY_SETTINGS

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from tablelog.commands import demo
 from tablelog.errors import InvalidInput, NotFound, RuleViolation, TablelogError
 from tablelog.rules.common import Command
 from tablelog.rules.improv import commands as c
+from tablelog.rules.improv import demo
 from tablelog.rules.improv.decks import Shuffle
 from tests.unit.improv.table import SESSION, Stacked, Tables
 

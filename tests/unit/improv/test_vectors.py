@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from tablelog.commands import demo
 from tablelog.events.base import Event
 from tablelog.events.improv import (
     BonusPlaced,
@@ -25,6 +24,7 @@ from tablelog.events.improv import (
 )
 from tablelog.rules.common import Command
 from tablelog.rules.improv import commands as c
+from tablelog.rules.improv import demo
 from tablelog.rules.improv.commands import CreateCharacter
 from tablelog.rules.improv.conflict import gm_token_cap
 from tests.unit.improv.table import CAST, SESSION, Stacked, Table, Tables, moves, only

@@ -1,14 +1,18 @@
-"""Which HTTP endpoint carries each command: shared by the service and the CLI client.
+"""Which HTTP endpoint carries each command: the address of the application API over the
+network, shared by the service (`tablelog.http`) and the CLI's client of it.
 
 Each command type has one resource-oriented endpoint: a POST to a path under
 `/campaigns/{campaign}`, whose `{placeholders}` are filled from the command's fields of the
 same name; the other fields form the JSON body (a typed msgspec Struct derived from the
-command, unknown fields refused). Core commands are listed here; each ruleset lists its own in
-`tablelog.http.<ruleset>.ENDPOINTS`. No litestar import here: the client needs none.
+command, unknown fields refused). Core commands are listed here; each ruleset lists its own as
+`ENDPOINTS` in the commands module its `Place` names. No litestar import here: the client
+needs none.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import importlib
 import re
 from dataclasses import dataclass, field
@@ -16,7 +20,7 @@ from typing import Any
 
 import msgspec
 
-from tablelog.rules import registry
+from tablelog import rulesets
 from tablelog.rules.common import Command, EndScene, EndSession, StartScene, StartSession
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -29,13 +33,18 @@ class Endpoint:
     command: type[Command]
     path: str  # below /campaigns/{campaign}, e.g. "/improv/conflicts/{conflict}/plays"
     summary: str
+    # The ruleset whose table lists it (set when the table is loaded; "" for the core's):
+    # two rulesets' commands may share a name, and their bodies must not share a schema name.
+    ruleset: str = ""
     path_fields: tuple[str, ...] = field(init=False)
-    body: type[msgspec.Struct] = field(init=False)
 
     def __post_init__(self) -> None:
-        names = tuple(_PLACEHOLDER.findall(self.path))
-        object.__setattr__(self, "path_fields", names)
-        object.__setattr__(self, "body", _body_type(self.command, names))
+        object.__setattr__(self, "path_fields", tuple(_PLACEHOLDER.findall(self.path)))
+
+    @functools.cached_property
+    def body(self) -> type[msgspec.Struct]:
+        """The JSON body's type (built when first asked for: the client never needs it)."""
+        return _body_type(self.command, self.path_fields, self.ruleset)
 
     def url(self, campaign: str, command: Command) -> str:
         """The path for `command` (its path fields must be set)."""
@@ -66,7 +75,9 @@ class _Quoted(dict[str, str]):
         return quote(super().__getitem__(key), safe="")
 
 
-def _body_type(command: type[Command], path_fields: tuple[str, ...]) -> type[msgspec.Struct]:
+def _body_type(
+    command: type[Command], path_fields: tuple[str, ...], ruleset: str
+) -> type[msgspec.Struct]:
     fields: list[Any] = []
     for info in msgspec.structs.fields(command):
         if info.name in path_fields:
@@ -80,21 +91,10 @@ def _body_type(command: type[Command], path_fields: tuple[str, ...]) -> type[msg
                 else msgspec.field(default_factory=info.default_factory)
             )
             fields.append((info.name, info.type, default))
+    prefix = ruleset.title().replace("-", "")  # beer-run: BeerRunOpenConflictBody
     return msgspec.defstruct(
-        f"{_ruleset_prefix(command)}{command.__name__}Body",
-        fields,
-        kw_only=True,
-        forbid_unknown_fields=True,
+        f"{prefix}{command.__name__}Body", fields, kw_only=True, forbid_unknown_fields=True
     )
-
-
-def _ruleset_prefix(command: type[Command]) -> str:
-    """`BeerRun` for `tablelog.rules.beer_run.commands`; none for the core's: two rulesets'
-    commands may share a name, and their bodies must not share a schema name."""
-    parts = command.__module__.split(".")
-    if len(parts) > 3 and parts[:2] == ["tablelog", "rules"]:
-        return parts[2].title().replace("_", "")
-    return ""
 
 
 CORE = [
@@ -105,14 +105,18 @@ CORE = [
 ]
 
 
+@functools.cache
 def ruleset_endpoints(ruleset: str) -> list[Endpoint]:
-    module = importlib.import_module(f"tablelog.http.{ruleset.replace('-', '_')}_endpoints")
-    found: list[Endpoint] = module.ENDPOINTS
-    return found
+    """The endpoints of `ruleset`'s own commands (its Place's commands module's table)."""
+    place = rulesets.place(ruleset)
+    if place is None:
+        raise LookupError(f"there is no ruleset {ruleset!r}")
+    table: list[Endpoint] = importlib.import_module(place.commands).ENDPOINTS
+    return [dataclasses.replace(e, ruleset=place.name) for e in table]
 
 
 def all_endpoints() -> list[Endpoint]:
-    return CORE + [e for name in registry.names() for e in ruleset_endpoints(name)]
+    return CORE + [e for name in rulesets.names() for e in ruleset_endpoints(name)]
 
 
 def endpoint_for(command: Command) -> Endpoint:

@@ -1,0 +1,74 @@
+"""What every ruleset's sub-app gets besides its own commands: `show`, and a way to run the
+ruleset's own reads locally or through the service."""
+
+from __future__ import annotations
+
+import copy
+from typing import Annotated, Any
+from urllib.parse import quote
+
+import typer
+
+from tablelog.cli.options import CampaignOption, JsonOption, no_view_choice, remote, target
+from tablelog.cli.options import ConflictArg as Conflict
+from tablelog.cli.output import decoded, emit_json, say
+from tablelog.commands.database import opened, resolve_campaign
+from tablelog.commands.reads import Shown, ruleset_read, show
+from tablelog.rules.names import player_name
+
+
+def _show_command(ruleset: str) -> Any:
+    def show_conflict(
+        ctx: typer.Context,
+        conflict: Conflict,
+        as_player: Annotated[
+            str | None,
+            typer.Option("--as", help="One player's view: what is hidden from it stays hidden."),
+        ] = None,
+        campaign: CampaignOption = None,
+        json: JsonOption = False,
+    ) -> None:
+        viewer = player_name(as_player) if as_player else None
+        client = remote(ctx)
+        if client is not None:
+            no_view_choice(as_player)
+            name = client.campaign(campaign)
+            path = f"/campaigns/{quote(name)}/{ruleset}/conflicts/{quote(conflict, safe='~')}"
+            shown = decoded(client.get(path), Shown)
+        else:
+            with opened(target(ctx)) as store:
+                name = resolve_campaign(store, campaign)
+                shown = show(store, name, conflict, viewer, ruleset=ruleset)
+        if json:
+            emit_json(shown.view)
+            return
+        for line in shown.lines:
+            say(line)
+
+    show_conflict.__doc__ = f"""Show a conflict round by round.
+
+    Example: `tablelog {ruleset} show c1 --json`, or `tablelog {ruleset} show c1 --as bob`
+    """
+    return show_conflict
+
+
+def with_show(app: typer.Typer, ruleset: str) -> typer.Typer:
+    """The ruleset's sub-app with the generic `show` added (a copy: the module's own stays)."""
+    full = copy.copy(app)
+    full.registered_commands = [*app.registered_commands]
+    full.command("show")(_show_command(ruleset))
+    return full
+
+
+def read(
+    ctx: typer.Context, campaign: str | None, ruleset: str, name: str, path: str, value: str
+) -> dict[str, Any]:
+    """A ruleset's own read (`RulesetViews.reads`), locally or through the service; `path` is
+    the read's path with its placeholder filled."""
+    client = remote(ctx)
+    if client is not None:
+        where = f"/campaigns/{quote(client.campaign(campaign))}/{ruleset}{path}"
+        found: dict[str, Any] = client.get(where)
+        return found
+    with opened(target(ctx)) as store:
+        return ruleset_read(store, resolve_campaign(store, campaign), ruleset, name, value, None)

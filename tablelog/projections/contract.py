@@ -1,0 +1,71 @@
+"""The projections half of the ruleset contract: what a ruleset's `VIEWS` supplies.
+
+Core code builds every read from these: `state`, `show`, `log`, `replay`, `audit`, the exports,
+`whatif` and the service's filtered reads, for any ruleset. Views are pure: no I/O, no clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from tablelog.events.base import Event
+from tablelog.projections.book import Auditor
+from tablelog.rules.contract import lazy
+
+__all__ = ["Auditor", "Read", "RulesetViews", "lazy"]
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True)
+class Read(Generic[S]):
+    """A read of a ruleset's own beyond `state` and `show` (Improv's managed hand).
+
+    Served at `GET /campaigns/{campaign}/<ruleset><path>`; `path` holds one `{placeholder}`,
+    whose value `run(state, value, viewer)` gets (`viewer` None: the local operator)."""
+
+    name: str
+    path: str
+    summary: str
+    run: Callable[[S, str, str | None], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class RulesetViews(Generic[S]):
+    """How a ruleset's state and events are shown, hidden and audited.
+
+    `viewer` is who looks: None for the local operator (everything), else a player key or
+    `gm`; whatever a view shows must be what that viewer may see.
+
+    - `state_view(state, viewer)`: the ruleset's own keys of `state --json` (core code puts
+      `campaign`, `ruleset`, `seq`, `session`, `session_open` and `scene` first); it must hold
+      `conflicts`. `state_lines(view)` is `state` as text, from that whole view (local or
+      from the service alike).
+    - `show_view(state, conflict, viewer)`: a conflict round by round (`conflict` None: the
+      only open one; NotFound when there is none), and `show_lines(state, view)` as text.
+      `kept_at(state, conflict)` is the seq whose state still holds a conflict whole when
+      this state keeps only a record of it (None: this one does).
+    - `describe(event)`: one line of words for the log.
+    - `hidden_fields(event, viewer, state)`: the event's fields `viewer` may not see given the
+      state now; the generic `redact` blanks them and the salt. `hides(state, viewer)`: why
+      the state hides something from `viewer` (a what-if through the service then refuses
+      to play on from it), None when it hides nothing.
+    - `auditor()`: a new `Auditor` for one audit.
+    - `reads`: reads of the ruleset's own.
+    """
+
+    state_view: Callable[[S, str | None], dict[str, Any]]
+    state_lines: Callable[[dict[str, Any]], list[str]]
+    show_view: Callable[[S, str | None, str | None], dict[str, Any]]
+    show_lines: Callable[[S, dict[str, Any]], list[str]]
+    describe: Callable[[Event], str]
+    hidden_fields: Callable[[Event, str, S], Sequence[str]]
+    hides: Callable[[S, str], str | None]
+    auditor: Callable[[], Auditor[S]]
+    kept_at: Callable[[S, str | None], int | None] = lambda state, conflict: None
+    reads: tuple[Read[S], ...] = ()
+
+    def read(self, name: str) -> Read[S] | None:
+        return next((r for r in self.reads if r.name == name), None)
