@@ -68,7 +68,7 @@ def _roll_side(
     printed = [state.holder(owner).cards[card] for owner, card in cards]
     dice = sum(card.dice for card in printed)
     if state.options.dice == "managed":
-        if faces is not None:
+        if faces:
             raise InvalidInput(
                 "tablelog rolls the dice in this campaign (option dice=managed); give no faces",
                 code="managed-dice",
