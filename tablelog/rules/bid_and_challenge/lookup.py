@@ -87,6 +87,8 @@ def waiting_for(found: Scene) -> str:
     """What the scene waits for now, in words."""
     if found.status != "open":
         return f"nothing: scene {found.key} has ended"
+    if not found.rounds:  # a replay between the scene's start and its first round
+        return f"{found.starting} to begin round 1"
     rnd = found.current
     match rnd.phase:
         case "bid":
