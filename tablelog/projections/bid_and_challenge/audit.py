@@ -131,7 +131,8 @@ class BidAndChallengeAuditor:
                     seq,
                     "push",
                     f"{event.active} pushes {event.revised_description!r}, rotating {cards} "
-                    f"({len(event.cards)} extra cards; Flow {flow}); lost if the bid loses",
+                    f"({len(event.cards)} extra cards, at most Flow {flow}); lost if the bid "
+                    "loses",
                     cards=len(event.cards),
                     flow=flow,
                 )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from tablelog.events import bid_and_challenge as ev
 from tablelog.events.base import Event
 from tablelog.rules.bid_and_challenge.cards import sum_text, value_text
@@ -112,37 +114,64 @@ def _cards(holder: dict[str, Any], zone: str) -> str:
     return ", ".join(names) if names else "-"
 
 
+def _named(state: BidAndChallengeState, owner: str, card: str) -> str:
+    """`Brawn 1d6+2`, or the key when the card is unknown to this state."""
+    holder = state.universe if owner == ev.UNIVERSE else state.characters.get(owner)
+    found = holder.cards.get(card) if holder is not None else None
+    return f"{found.name} {value_text(found.dice, found.mod)}" if found else card
+
+
+def _roll_text(roll: dict[str, Any]) -> str:
+    faces = [str(f) for r in roll["rolls"] for f in r["faces"]]
+    mod = sum(r["mod"] for r in roll["rolls"])
+    if mod or not faces:
+        faces.append(str(mod))
+    return f"{'+'.join(faces).replace('+-', '-')} = {roll['total']}"
+
+
 def show_lines(state: BidAndChallengeState, view: dict[str, Any]) -> list[str]:
     lines = [
         f"scene {view['conflict']} ({view['status']}); seating {', '.join(view['seating'])}"
         + (f": {view['premise']}" if view["premise"] else "")
     ]
     for rnd in view["rounds"]:
-        lines.append(f"round {rnd['round']}: {rnd['active']} is active")
+        active = rnd["active"]
+        lines.append(f"round {rnd['round']}: {active} is active")
         if rnd["passed"]:
-            lines.append(f"  {rnd['active']} passes")
+            lines.append(f"  {active} passes")
         if rnd["bid"]:
             bid = rnd["bid"]
-            lines.append(f"  bid {bid['description']!r} with {', '.join(bid['cards'])}")
+            cards = ", ".join(_named(state, active, k) for k in bid["cards"])
+            power = power_text(msgspec.convert(bid["power"], ev.Power))
+            lines.append(f"  bid {bid['description']!r} with {cards}; if it wins: {power}")
         for who in rnd["declined"]:
             lines.append(f"  {who} passes the challenge")
         if rnd["challenge"]:
             ch = rnd["challenge"]
-            cards = ", ".join(c["card"] for c in ch["cards"])
-            lines.append(f"  {ch['challenger']} challenges {ch['description']!r} with {cards}")
-        if rnd["push"]:
-            lines.append(
-                f"  push {rnd['push']['description']!r} with {', '.join(rnd['push']['cards'])}"
+            who = ch["challenger"]
+            cards = ", ".join(
+                _named(state, who if c["source"] == "own" else ev.UNIVERSE, c["card"])
+                for c in ch["cards"]
             )
+            lines.append(f"  {who} challenges {ch['description']!r} with {cards}")
+        if rnd["push"]:
+            cards = ", ".join(_named(state, active, k) for k in rnd["push"]["cards"])
+            lines.append(f"  push {rnd['push']['description']!r} with {cards or 'no cards'}")
         for side, roll in rnd["rolls"].items():
             if roll:
-                faces = [str(f) for r in roll["rolls"] for f in r["faces"]]
-                lines.append(
-                    f"  {roll['character']} ({side}) rolls {' '.join(faces) or 'no dice'}: "
-                    f"total {roll['total']}"
-                )
+                lines.append(f"  {roll['character']} ({side}) rolls {_roll_text(roll)}")
         if rnd["winner"]:
             lines.append(f"  {rnd['winner']} wins: {rnd['rule']}")
+        for move in rnd["moves"]:
+            if move["reason"] != "return":
+                lines.append(
+                    f"  {_named(state, move['owner'], move['card'])}: {ZONE[move['from']]} to "
+                    f"{ZONE[move['to']]} ({move['reason'].replace('_', ' ')})"
+                )
+        for detail in rnd["details"]:
+            lines.append(f"  detail {detail['detail']} defined: {detail['text']}")
+        for card in rnd["universe_cards"]:
+            lines.append(f"  universe card {card['card']} {card['value']} created")
     if view["status"] == "open":
         lines.append(f"waits for {view['waiting_for']}")
     else:

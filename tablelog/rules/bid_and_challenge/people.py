@@ -37,8 +37,8 @@ def register_deck(state: BidAndChallengeState, cmd: c.RegisterDeck) -> list[Even
         raise AlreadyExists(
             f"character {cmd.character.strip()} already has a deck", code="character-exists"
         )
-    if not 0 <= cmd.flow <= MAX_FLOW:
-        raise InvalidInput(f"Flow is 0 to {MAX_FLOW}; got {cmd.flow}", code="bad-flow")
+    if not 1 <= cmd.flow <= MAX_FLOW:
+        raise InvalidInput(f"Flow is 1 to {MAX_FLOW}; got {cmd.flow}", code="bad-flow")
     if len(cmd.cards) > MAX_CARDS:
         raise InvalidInput(
             f"a deck holds at most {MAX_CARDS} cards; {len(cmd.cards)} given", code="deck-size"
