@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from tablelog.events import bid_and_challenge as ev
 from tablelog.events.base import Event
 from tablelog.projections.account import Discrepancy, Table
 from tablelog.projections.bid_and_challenge.text import describe, power_text
 from tablelog.projections.book import Book
 from tablelog.rules.bid_and_challenge.cards import decide_round, pool_text, sum_text, total_of
-from tablelog.rules.bid_and_challenge.resolve import side_cards
+from tablelog.rules.bid_and_challenge.resolve import settle, side_cards
 from tablelog.rules.bid_and_challenge.state import BidAndChallengeState
 
 _COLUMNS = ["side", "character", "cards", "faces", "total"]
@@ -33,8 +35,29 @@ class BidAndChallengeAuditor:
 
     checks_every_event = False
 
+    def __init__(self) -> None:
+        # Per scene: the events the resolution just checked must be followed by (the cards
+        # back where they go, the power's effect, the next round), recomputed by `settle`.
+        self.following: dict[str, list[Event]] = {}
+
     def check(self, state: BidAndChallengeState, seq: int, event: Event) -> list[Discrepancy]:
         found: list[Discrepancy] = []
+        scene_key = event.conflict_id() or ""
+        due = self.following.get(scene_key)
+        if due:
+            expected_event = due.pop(0)
+            if expected_event != event:
+                found.append(
+                    Discrepancy(
+                        seq=seq,
+                        conflict=scene_key,
+                        type=event.type_name(),
+                        field="event",
+                        recorded=msgspec.to_builtins(event),
+                        expected=msgspec.to_builtins(expected_event),
+                    )
+                )
+            return found
 
         def differs(field: str, recorded: Any, expected: Any) -> None:
             if recorded != expected:
@@ -70,6 +93,14 @@ class BidAndChallengeAuditor:
                 differs("loser", event.loser, expected.loser)
                 differs("active_total", event.active_total, totals.get("active"))
                 differs("challenger_total", event.challenger_total, totals.get("challenger"))
+                rolled = [rnd.rolls[side] for side in ("active", "challenger") if side in rnd.rolls]
+                recomputed = settle(state, state.scenes[event.conflict], rolled)
+                again = recomputed[0]
+                assert isinstance(again, ev.RoundResolved)
+                differs("power_applied", event.power_applied, again.power_applied)
+                self.following[event.conflict] = recomputed[1:]
+            case ev.Passed():
+                differs("passes", event.passes, state.scenes[event.conflict].passes + 1)
         return found
 
     def explain(self, book: Book, state: BidAndChallengeState, seq: int, event: Event) -> None:

@@ -7,7 +7,8 @@ limit): random bids with random powers, random passes and challenges within the 
 random pushes within Flow, dice rolled by a seeded shuffle or recorded. Properties checked on
 the stored log:
 
-(a) folding it twice (`campaign_state`, and `fold(store.read(...))` twice) gives the same state;
+(a) folding it twice (`campaign_state`, and `fold(store.read(...))` twice) gives the same state,
+    and a snapshot of it decodes to that state;
 (b) after every event each card is in exactly one zone, and between rounds none is in Play;
 (c) each side's total is its faces plus its cards' mods, and each resolution's winner is the
     higher total, ties to the active player (reference arithmetic written here);
@@ -30,6 +31,7 @@ from tablelog.commands.table import campaign_state
 from tablelog.errors import TablelogError
 from tablelog.events import bid_and_challenge as ev
 from tablelog.projections.fold import fold, fold_steps
+from tablelog.rules.bid_and_challenge import RULESET
 from tablelog.rules.bid_and_challenge import commands as c
 from tablelog.rules.bid_and_challenge.state import BidAndChallengeState
 from tablelog.rules.common import Command, StartSession
@@ -185,6 +187,8 @@ def check(run: Run) -> None:
     assert (
         encode(first.state) == encode(second.state) == encode(campaign_state(store, CAMPAIGN).state)
     )
+    # A snapshot of the state decodes to the same state.
+    assert RULESET.decode_state(RULESET.encode_state(first.state)) == first.state
     # (b) every card in one zone; none in Play between rounds.
     for _envelope, event, folded in fold_steps(log):
         state: BidAndChallengeState = folded.state
