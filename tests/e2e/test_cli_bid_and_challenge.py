@@ -145,8 +145,10 @@ def test_one_whole_scene_with_the_vectors_and_their_refusals(tmp_path: Path, tar
     notes = [n for s in report["conflicts"][0]["sections"] for n in s["notes"]]
     outcomes = [n["text"] for n in notes if n["kind"] == "outcome"]
     assert outcomes == [
-        "ben wins and narrates: ben 12 beats anna 10",
-        "ben wins and narrates: ben 6 ties anna 6: ties go to the active player",
+        "ben wins and narrates: ben 12 beats anna 10; the cards in Play return to their origin "
+        "decks, but anna's pushed cards go to Discard (the bid lost)",
+        "ben wins and narrates: ben 6 ties anna 6: ties go to the active player; the cards in "
+        "Play return to their origin decks",
     ]
     for kind in ("markdown", "bbcode", "discord"):
         post = ok(tl("export", "--format", kind, "--conflict", "s1"))

@@ -182,17 +182,21 @@ class BidAndChallengeAuditor:
                     total=event.total,
                 )
             case ev.RoundResolved():
+                rnd = state.scenes[event.conflict].current
+                back = "; the cards in Play return to their origin decks"
+                if rnd.pushed and event.winner != rnd.active:
+                    back += f", but {rnd.active}'s pushed cards go to Discard (the bid lost)"
                 here.note(
                     title,
                     seq,
                     "outcome",
-                    f"{event.winner} wins and narrates: {event.rule}",
+                    f"{event.winner} wins and narrates: {event.rule}{back}",
                     winner=event.winner,
                     loser=event.loser,
                     active_total=event.active_total,
                     challenger_total=event.challenger_total,
                 )
-            case ev.CardMoved() if event.reason != "commit":
+            case ev.CardMoved() if event.reason not in ("commit", "return"):
                 here.note(title, seq, "card", describe(event))
             case ev.Passed() | ev.ChallengeDeclined() | ev.DetailDefined():
                 here.note(title, seq, event.type_name().removeprefix("bc."), describe(event))
