@@ -25,7 +25,7 @@ class BidAndChallengeOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_u
     # REC: the challenger's win is narrative only; true lets a challenge name one power.
     challenger_power: bool = False
     # REC: a bid commits at least this many cards (an empty deck bars bidding anyway).
-    min_bid: Annotated[int, msgspec.Meta(ge=0, le=1)] = 1
+    min_bid: Annotated[int, msgspec.Meta(ge=0, le=20)] = 1
     # REC: any card of the Deck may be chosen (6d6 decks are owned sets, not draw piles).
     card_choice: Literal["choose"] = "choose"
     # REC: "rotate" is a `pushed` flag on the card for this round.

@@ -90,7 +90,9 @@ def bid(state: BidAndChallengeState, cmd: c.Bid) -> list[Event]:
     least = state.options.min_bid
     if len(cmd.cards) < least:
         raise RuleViolation(
-            f"a bid commits at least {least} card; got {len(cmd.cards)}", code="min-bid"
+            f"a bid commits at least {least} card{'' if least == 1 else 's'} (option min_bid); "
+            f"got {len(cmd.cards)}",
+            code="min-bid",
         )
     if len(cmd.cards) > bidder.flow:
         raise RuleViolation(

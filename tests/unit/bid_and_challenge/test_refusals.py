@@ -45,7 +45,8 @@ ROWS: list[tuple[str, list[Command], Command, str, str]] = [
     # name, given, command, code, the sentence (or its start)
     ("bid over Flow", BEN_ACTIVE, bid("Ben", "Dodge", "Sneak", "Mind"),
      "flow-limit", "bid commits 3 cards but ben's Flow is 2"),
-    ("bid of no card", SEATED, bid("Anna"), "min-bid", "a bid commits at least 1 card; got 0"),
+    ("bid of no card", SEATED, bid("Anna"), "min-bid",
+     "a bid commits at least 1 card (option min_bid); got 0"),
     ("bid out of turn", SEATED, bid("Ben", "Sneak"), "not-active",
      "it is anna's turn to bid or pass; ben is not the active player"),
     ("empty deck bids", CARA_FIRST, bid("Cara", "Storm"), "empty-deck",
