@@ -29,5 +29,6 @@ VIEWS = RulesetViews[BidAndChallengeState](
     hidden_fields=_hidden_fields,
     hides=_hides,
     # Imported when an audit runs: it brings the rules' resolution, which `show` does not need.
+    kept_at=views.kept_at,
     auditor=lazy("tablelog.projections.bid_and_challenge.audit", "BidAndChallengeAuditor"),
 )

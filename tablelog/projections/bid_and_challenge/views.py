@@ -53,17 +53,16 @@ def state_view(state: BidAndChallengeState, viewer: str | None = None) -> dict[s
     }
 
 
-def beats(scene: Scene) -> list[list[str]]:
-    """[winner, loser] of every challenged round resolved, in order."""
-    return [
-        [r.resolved.winner, r.resolved.loser]
-        for r in scene.rounds
-        if r.resolved is not None and r.resolved.loser is not None
-    ]
+def kept_at(state: BidAndChallengeState, given: str | None) -> int | None:
+    """The seq whose state still holds a compacted scene whole (None: this state does)."""
+    if given is None:
+        return None
+    found = state.scenes.get(given.strip().lower())
+    return found.ended_at if found is not None and found.compacted else None
 
 
 def summary(scene: Scene) -> dict[str, Any]:
-    rnd = scene.current if scene.rounds else None
+    rnd = scene.current if scene.rounds and scene.status == "open" else None
     return {
         "kind": "scene",
         "status": scene.status,
@@ -71,13 +70,13 @@ def summary(scene: Scene) -> dict[str, Any]:
         "starting": scene.starting,
         "requested_by": scene.requested_by,
         "premise": scene.premise,
-        "round": rnd.number if rnd else 0,
-        "active": rnd.active if rnd and scene.status == "open" else None,
-        "phase": rnd.phase if rnd and scene.status == "open" else "ended",
+        "round": scene.round_number,
+        "active": rnd.active if rnd else None,
+        "phase": rnd.phase if rnd else "ended",
         "waiting_for": lookup.waiting_for(scene),
         "passes": scene.passes,
         "ended": scene.ended_reason or None,
-        "beats": beats(scene),
+        "beats": scene.beats(),
     }
 
 

@@ -61,6 +61,7 @@ def initial(created: CampaignCreated) -> BidAndChallengeState:
 
 
 def evolve(state: BidAndChallengeState, event: BidAndChallengeEvent) -> BidAndChallengeState:
+    state.seq += 1
     match event:
         case SessionStarted() | SessionEnded() | SceneStarted() | SceneEnded():
             evolve_table(state.table, event)
@@ -86,6 +87,9 @@ def evolve(state: BidAndChallengeState, event: BidAndChallengeEvent) -> BidAndCh
         case ev.CharacterDied():
             state.characters[event.character_id].dead = True
         case ev.SceneStarted():
+            for ended in state.scenes.values():
+                if ended.status == "ended" and not ended.compacted:
+                    ended.compact()
             state.scenes[event.conflict] = Scene(
                 key=event.conflict,
                 seating=list(event.seating),
@@ -134,6 +138,7 @@ def evolve(state: BidAndChallengeState, event: BidAndChallengeEvent) -> BidAndCh
         case ev.SceneEnded():
             scene = state.scenes[event.conflict]
             scene.status, scene.ended_reason = "ended", event.reason
+            scene.ended_at = state.seq
         case _:
             assert_never(event)
     return state

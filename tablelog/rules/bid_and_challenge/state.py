@@ -70,10 +70,34 @@ class Scene(msgspec.Struct):
     rounds: list[Round] = msgspec.field(default_factory=list)
     passes: int = 0  # passes in a row
     ended_reason: str = ""
+    ended_at: int = 0  # the seq of the event that ended it
+    # Once another scene starts, an ended scene keeps only this record of its rounds (the
+    # state then stays small however long the campaign); `show` rebuilds it as of `ended_at`.
+    compacted: bool = False
+    last_round: int = 0
+    kept_beats: list[list[str]] = msgspec.field(default_factory=list)
 
     @property
     def current(self) -> Round:
         return self.rounds[-1]
+
+    @property
+    def round_number(self) -> int:
+        return self.rounds[-1].number if self.rounds else self.last_round
+
+    def beats(self) -> list[list[str]]:
+        """[winner, loser] of every challenged round resolved, in order."""
+        if self.compacted:
+            return [list(pair) for pair in self.kept_beats]
+        return [
+            [r.resolved.winner, r.resolved.loser]
+            for r in self.rounds
+            if r.resolved is not None and r.resolved.loser is not None
+        ]
+
+    def compact(self) -> None:
+        self.kept_beats, self.last_round = self.beats(), self.round_number
+        self.rounds, self.compacted = [], True
 
 
 class Detail(msgspec.Struct, frozen=True):
@@ -86,6 +110,7 @@ class BidAndChallengeState(msgspec.Struct):
     campaign: str
     gm: str
     options: BidAndChallengeOptions
+    seq: int = 1  # the seq of the last event folded in (the campaign's creation is 1)
     players: dict[str, str] = msgspec.field(default_factory=dict)  # key -> display
     characters: dict[str, Character] = msgspec.field(default_factory=dict)
     universe: Holder = msgspec.field(default_factory=lambda: Holder(ev.UNIVERSE, "universe"))

@@ -4,8 +4,8 @@ file, with a few illegal commands mixed in.
 A run registers random decks (0 to 5 cards of random Nd6+M values, Flow 1 to 3) and universe
 cards, opens a scene seating everyone and plays until every player passes in a row (or a step
 limit): random bids with random powers, random passes and challenges within the bid's count,
-random pushes within Flow, dice rolled by a seeded shuffle or recorded. Properties checked on
-the stored log:
+random pushes within Flow, dice rolled by a seeded shuffle or recorded; then a second scene,
+which compacts the first. Properties checked on the stored log:
 
 (a) folding it twice (`campaign_state`, and `fold(store.read(...))` twice) gives the same state,
     and a snapshot of it decodes to that state;
@@ -39,7 +39,8 @@ from tests.unit.bid_and_challenge.table import CAMPAIGN, SCRATCH, Table, Tables,
 
 NAMES = ["Anna", "Ben", "Cara", "Dan"]
 SKILLS = ["Brawn", "Sword", "Wits", "Talk", "Body", "Luck"]
-STEPS = 60
+STEPS = 80
+SCENES = 2  # a second scene compacts the first (its rounds leave the state)
 
 
 class Run:
@@ -102,8 +103,7 @@ class Run:
         return power("detail", detail=self.new_name(), text="a detail")
 
     def step(self) -> None:
-        scene = next(iter(self.state.scenes.values()))
-        rnd = scene.current
+        rnd = self.state.open_scenes()[0].current
         rng = self.rng
         match rnd.phase:
             case "bid":
@@ -155,7 +155,7 @@ class Run:
         if not self.recorded:
             self.table.given(c.Roll(conflict=None))
             return
-        rnd = next(iter(self.state.scenes.values())).current
+        rnd = self.state.open_scenes()[0].current
         from tablelog.rules.bid_and_challenge.resolve import side_cards
 
         dice = {
@@ -175,7 +175,11 @@ class Run:
         self.setup()
         for _ in range(STEPS):
             if not self.state.open_scenes():
-                return
+                if len(self.state.scenes) == SCENES:
+                    return
+                seats = list(self.state.characters)  # the next scene: everyone again
+                self.rng.shuffle(seats)
+                self.table.given(c.OpenScene(seating=seats, requested_by=seats[0]))
             self.step()
 
 
@@ -187,6 +191,7 @@ def check(run: Run) -> None:
     assert (
         encode(first.state) == encode(second.state) == encode(campaign_state(store, CAMPAIGN).state)
     )
+    assert first.state.seq == first.seq == len(log)
     # A snapshot of the state decodes to the same state.
     assert RULESET.decode_state(RULESET.encode_state(first.state)) == first.state
     # (b) every card in one zone; none in Play between rounds.
