@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import assert_never
 
-import msgspec
-
 from tablelog.events import bid_and_challenge as ev
 from tablelog.events.core import (
     AccessReissued,
@@ -142,11 +140,3 @@ def evolve(state: BidAndChallengeState, event: BidAndChallengeEvent) -> BidAndCh
         case _:
             assert_never(event)
     return state
-
-
-def replayed(state: BidAndChallengeState, events: list[object]) -> BidAndChallengeState:
-    """`state` copied, with `events` folded in: what a command's later steps decide on."""
-    after = msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=BidAndChallengeState)
-    for event in events:
-        evolve(after, event)  # type: ignore[arg-type]
-    return after
