@@ -59,8 +59,11 @@ def seated(state: BidAndChallengeState, found: Scene, name: str) -> Character:
     return who
 
 
-def cards_in(holder: Holder, names: Sequence[str], zone: ev.Zone, whose: str) -> list[str]:
-    """The keys of the cards named, each in `holder`'s `zone` and named once."""
+def cards_in(
+    holder: Holder, names: Sequence[str], zone: ev.Zone, whose: str, hint: str = ""
+) -> list[str]:
+    """The keys of the cards named, each in `holder`'s `zone` and named once; `hint` is added
+    to the sentence for a card `holder` does not have."""
     keys: list[str] = []
     for name in names:
         key = player_name(name, "card name")
@@ -68,7 +71,8 @@ def cards_in(holder: Holder, names: Sequence[str], zone: ev.Zone, whose: str) ->
         if card is None:
             known = ", ".join(c.name for c in holder.cards.values()) or "none"
             raise NotFound(
-                f"{whose} has no card {name.strip()!r} (cards: {known})", code="unknown-card"
+                f"{whose} has no card {name.strip()!r} (cards: {known}){hint}",
+                code="unknown-card",
             )
         if key in keys:
             raise InvalidInput(f"card {card.name} is given twice", code="card-twice")
@@ -81,6 +85,20 @@ def cards_in(holder: Holder, names: Sequence[str], zone: ev.Zone, whose: str) ->
             )
         keys.append(key)
     return keys
+
+
+def own_cards(state: BidAndChallengeState, who: Character, names: Sequence[str]) -> list[str]:
+    """The keys of `who`'s cards named, each in its Deck; a universe card named here is
+    pointed to the challenge's own way of committing it."""
+    hint = ""
+    for name in names:
+        key = name.strip().casefold()
+        if key not in who.cards and key in state.universe.cards:
+            hint = (
+                f"; {name.strip()} is a universe card, which only a challenger commits (--universe)"
+            )
+            break
+    return cards_in(who, names, "deck", who.key, hint)
 
 
 def waiting_for(found: Scene) -> str:

@@ -99,7 +99,7 @@ def bid(state: BidAndChallengeState, cmd: c.Bid) -> list[Event]:
             f"bid commits {len(cmd.cards)} cards but {bidder.key}'s Flow is {bidder.flow}",
             code="flow-limit",
         )
-    cards = lookup.cards_in(bidder, cmd.cards, "deck", bidder.key)
+    cards = lookup.own_cards(state, bidder, cmd.cards)
     description = text_of(cmd.description, "a bid's description")
     power = powers.power_of(state, cmd.power, bidder)
     return [
@@ -173,7 +173,7 @@ def challenge(state: BidAndChallengeState, cmd: c.Challenge) -> list[Event]:
             f"challenger may commit at most {limit} cards (the bid's count); got {count}",
             code="challenge-limit",
         )
-    own = lookup.cards_in(who, cmd.cards, "deck", who.key)
+    own = lookup.own_cards(state, who, cmd.cards)
     universe = lookup.cards_in(state.universe, cmd.universe, "deck", "the universe")
     description = text_of(cmd.description, "a challenge's description")
     power = None
@@ -219,7 +219,7 @@ def push(state: BidAndChallengeState, cmd: c.Push) -> list[Event]:
         raise RuleViolation(
             f"push adds {len(cmd.cards)} cards but Flow is {who.flow}", code="push-limit"
         )
-    cards = lookup.cards_in(who, cmd.cards, "deck", who.key)
+    cards = lookup.own_cards(state, who, cmd.cards)
     description = text_of(cmd.description, "a push's revised description")
     return [
         ev.Pushed(

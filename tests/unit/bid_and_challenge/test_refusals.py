@@ -96,6 +96,9 @@ ROWS: list[tuple[str, list[Command], Command, str, str]] = [
      "challenger may commit at most 1 cards (the bid's count); got 2"),
     ("challenge with no card", BID, challenge("Cara"), "min-challenge",
      "a challenge commits at least 1 card (own or universe); got 0"),
+    ("a universe card as one's own", BID, challenge("Cara", "Storm"), "unknown-card",
+     "cara has no card 'Storm' (cards: none); Storm is a universe card, which only a "
+     "challenger commits (--universe)"),
     ("unknown universe card", BID, challenge("Cara", universe=["Moon"]), "unknown-card",
      "the universe has no card 'Moon'"),
     ("challenger power off", BID, challenge("Cara", universe=["Storm"], power=DETAIL),
