@@ -4,15 +4,16 @@ decides a round (the command, the audit, the views and the exports all call `dec
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 
 from tablelog.errors import InvalidInput
 from tablelog.events import bid_and_challenge as ev
-from tablelog.rules.names import player_name
 
 MAX_DICE = 10  # per card: the 6d6 cost table stops at 1d6+6; this keeps typing errors out
 MAX_MOD = 20
 FACES = 6
+_CARD = re.compile(r"[^\W_][\w.' -]{0,39}")
 _VALUE = re.compile(r"^\s*(\d+)\s*d6\s*(?:([+-])\s*(\d+))?\s*$|^\s*\+?(\d+)\s*$", re.IGNORECASE)
 
 
@@ -37,10 +38,23 @@ def parse_value(text: str, card: str) -> tuple[int, int]:
     return dice, mod
 
 
+def card_key(text: str) -> str:
+    """A card's key: its name in lower case, spaces between words kept single (a card is
+    printed "Quick Wits" as often as "QuickWits")."""
+    name = " ".join(unicodedata.normalize("NFC", text).casefold().split())
+    if not _CARD.fullmatch(name):
+        raise InvalidInput(
+            f"card name {text.strip()!r} is not allowed; use 1 to 40 letters, digits, spaces, "
+            "'.', \"'\" or '-', starting with a letter or digit",
+            code="bad-name",
+        )
+    return name
+
+
 def make_card(name: str, value: str) -> ev.Card:
-    key = player_name(name, "card name")
+    key = card_key(name)
     dice, mod = parse_value(value, name.strip())
-    return ev.Card(card_id=key, name=name.strip(), dice=dice, mod=mod)
+    return ev.Card(card_id=key, name=" ".join(name.split()), dice=dice, mod=mod)
 
 
 def value_text(dice: int, mod: int) -> str:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from tablelog.errors import InvalidInput, NotFound, RuleViolation
 from tablelog.events import bid_and_challenge as ev
+from tablelog.rules.bid_and_challenge.cards import card_key
 from tablelog.rules.bid_and_challenge.state import BidAndChallengeState, Character, Holder, Scene
 from tablelog.rules.names import player_name
 
@@ -66,7 +67,7 @@ def cards_in(
     to the sentence for a card `holder` does not have."""
     keys: list[str] = []
     for name in names:
-        key = player_name(name, "card name")
+        key = card_key(name)
         card = holder.cards.get(key)
         if card is None:
             known = ", ".join(c.name for c in holder.cards.values()) or "none"
@@ -92,7 +93,7 @@ def own_cards(state: BidAndChallengeState, who: Character, names: Sequence[str])
     pointed to the challenge's own way of committing it."""
     hint = ""
     for name in names:
-        key = name.strip().casefold()
+        key = " ".join(name.casefold().split())
         if key not in who.cards and key in state.universe.cards:
             hint = (
                 f"; {name.strip()} is a universe card, which only a challenger commits (--universe)"
