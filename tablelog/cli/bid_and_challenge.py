@@ -93,13 +93,14 @@ def power_spec(
 
 
 def _faces(text: str | None, option: str) -> list[int] | None:
+    """A comma-separated list of whole numbers (faces, or totals)."""
     if text is None:
         return None
     try:
         return [int(v) for v in text.replace(",", " ").split()]
     except ValueError:
         raise InvalidInput(
-            f"{option} {text!r} is not a list of faces (e.g. 4,2,1)", code="bad-values"
+            f"{option} {text!r} is not a list of whole numbers (e.g. 4,2,1)", code="bad-values"
         ) from None
 
 
@@ -291,6 +292,16 @@ def roll(
         str | None,
         typer.Option("--challenger", help="Recorded dice: the challenger's faces, e.g. 5,6."),
     ] = None,
+    expect_winner: Annotated[
+        str | None,
+        typer.Option("--expect-winner", help="Recorded dice: who the table says wins."),
+    ] = None,
+    expect_totals: Annotated[
+        str | None,
+        typer.Option(
+            "--expect-totals", help="Recorded dice: ACTIVE,CHALLENGER totals, e.g. 10,12."
+        ),
+    ] = None,
     campaign: CampaignOption = None,
 ) -> None:
     """Roll the dice of every committed card (or record the faces rolled at the table, card by
@@ -303,6 +314,8 @@ def roll(
         conflict=scene,
         active_faces=_faces(active_faces, "--active"),
         challenger_faces=_faces(challenger_faces, "--challenger"),
+        expect_winner=expect_winner,
+        expect_totals=_faces(expect_totals, "--expect-totals"),
     )
     run(ctx, campaign, command, ruleset=RULESET)
 

@@ -100,6 +100,9 @@ class Roll(Command, frozen=True):
     conflict: str | None
     active_faces: list[int] | None = None
     challenger_faces: list[int] | None = None
+    # What the table worked out from recorded faces: refused if the rules reach otherwise.
+    expect_winner: str | None = None
+    expect_totals: list[int] | None = None  # [active, challenger]
 
 
 class CloseScene(Command, frozen=True):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from tablelog.errors import InvalidInput
+from tablelog.errors import InvalidInput, RuleViolation
 from tablelog.events import bid_and_challenge as ev
 from tablelog.events.base import Event
 from tablelog.rules.bid_and_challenge import commands as c
@@ -39,6 +39,12 @@ def roll(state: BidAndChallengeState, cmd: c.Roll, shuffle: Shuffle) -> list[Eve
     lookup.expect(scene, ("push", "roll"), "roll")
     rnd = scene.current
     assert rnd.challenge is not None
+    expecting = cmd.expect_winner is not None or cmd.expect_totals is not None
+    if expecting and state.options.dice == "managed":
+        raise InvalidInput(
+            "with managed dice nobody knows the faces before the roll; expect nothing",
+            code="managed-dice",
+        )
     cards = side_cards(rnd)
     given = {"active": cmd.active_faces, "challenger": cmd.challenger_faces}
     who = {"active": rnd.active, "challenger": rnd.challenge.challenger}
@@ -55,7 +61,33 @@ def roll(state: BidAndChallengeState, cmd: c.Roll, shuffle: Shuffle) -> list[Eve
                 total=total_of(rolls),
             )
         )
-    return [*rolled, *settle(state, scene, rolled)]
+    settled = settle(state, scene, rolled)
+    _as_expected(state, cmd, settled[0])
+    return [*rolled, *settled]
+
+
+def _as_expected(state: BidAndChallengeState, cmd: c.Roll, resolved: Event) -> None:
+    """The table's own reckoning of recorded faces, checked against the rules'."""
+    assert isinstance(resolved, ev.RoundResolved)
+    if cmd.expect_winner is None and cmd.expect_totals is None:
+        return
+    totals = [resolved.active_total, resolved.challenger_total]
+    winner = resolved.winner
+    expected = cmd.expect_winner.strip().casefold() if cmd.expect_winner else winner
+    if expected != winner or (cmd.expect_totals is not None and cmd.expect_totals != totals):
+        wanted = ", ".join(
+            part
+            for part in (
+                f"{expected} to win" if cmd.expect_winner else "",
+                f"totals {cmd.expect_totals}" if cmd.expect_totals is not None else "",
+            )
+            if part
+        )
+        raise RuleViolation(
+            f"the faces give totals {totals} (active, challenger), so {resolved.rule}; "
+            f"expected {wanted}",
+            code="unexpected-result",
+        )
 
 
 def _roll_side(

@@ -119,6 +119,15 @@ ROWS: list[tuple[str, list[Command], Command, str, str]] = [
      "recorded dice: the active side rolls 3 dice (Brawn 1d6+2, Sword 1d6+1, QuickWits 1d6); "
      "2 faces given"),
     ("impossible face", PUSHED, roll([4, 2, 7], [5, 6]), "bad-face", "a d6 shows 1 to 6; got 7"),
+    ("the table expected another winner", PUSHED,
+     c.Roll(conflict=None, active_faces=[4, 2, 1], challenger_faces=[5, 6], expect_winner="Anna"),
+     "unexpected-result", "the faces give totals [10, 12] (active, challenger), so ben 12 beats "
+     "anna 10; expected anna to win"),
+    ("the table expected other totals", PUSHED,
+     c.Roll(conflict=None, active_faces=[4, 2, 1], challenger_faces=[5, 6],
+            expect_totals=[10, 11]),
+     "unexpected-result", "the faces give totals [10, 12] (active, challenger), so ben 12 beats "
+     "anna 10; expected totals [10, 11]"),
     ("scene over", ENDED, c.Pass(conflict="s1", player="Anna"), "scene-ended",
      "scene s1 has ended"),
     ("a scene of one", [*DECKS_ONLY], c.OpenScene(seating=["Anna"], requested_by="Anna"),
@@ -159,12 +168,31 @@ def test_refused_with_its_code_and_nothing_appended(
     assert "\n" not in refused.message
 
 
-def test_managed_dice_take_no_faces(new: Tables) -> None:
+def test_managed_dice_take_no_faces_and_no_expectation(new: Tables) -> None:
     table = new().given(CHALLENGED)
     refused = table.refuse(roll([1, 2], [3, 4]), "managed-dice")
     assert refused.message == (
         "tablelog rolls the dice in this campaign (option dice=managed); give no faces"
     )
+    expecting = c.Roll(conflict=None, expect_winner="anna")
+    refused = table.refuse(expecting, "managed-dice")
+    assert refused.message == (
+        "with managed dice nobody knows the faces before the roll; expect nothing"
+    )
+
+
+def test_a_roll_as_the_table_expected_is_written(new: Tables) -> None:
+    table = new(RECORDED).given(PUSHED)
+    table.given(
+        c.Roll(
+            conflict=None,
+            active_faces=[4, 2, 1],
+            challenger_faces=[5, 6],
+            expect_winner="BEN",
+            expect_totals=[10, 12],
+        )
+    )
+    assert table.state.scenes["s1"].rounds[0].resolved is not None
 
 
 def test_the_challenger_power_option_lets_a_challenge_name_one(new: Tables) -> None:
