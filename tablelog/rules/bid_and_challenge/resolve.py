@@ -29,7 +29,8 @@ def side_cards(rnd: Round) -> dict[ev.SideName, list[tuple[str, str]]]:
     if rnd.challenge is not None:
         who = rnd.challenge.challenger
         challenger = [
-            (who if c.source == "own" else ev.UNIVERSE, c.card_id) for c in rnd.challenge.cards
+            (who if one.source == "own" else ev.UNIVERSE, one.card_id)
+            for one in rnd.challenge.cards
         ]
     return {"active": active, "challenger": challenger}
 
@@ -138,7 +139,8 @@ def settle(
     active_lost = decision.winner != rnd.active
     moves: list[Event] = []
     zones: dict[tuple[str, str], ev.Zone] = {}
-    for owner, card in side_cards(rnd)["active"] + side_cards(rnd)["challenger"]:
+    committed = side_cards(rnd)
+    for owner, card in committed["active"] + committed["challenger"]:
         lost = owner == rnd.active and card in rnd.pushed and active_lost
         to: ev.Zone = "discard" if lost else "deck"
         zones[(owner, card)] = to
