@@ -18,16 +18,24 @@ def scene(state: BidAndChallengeState, given: str | None) -> Scene:
     """The scene named (any case), or the only open one when none is named."""
     if given is None or not given.strip():
         open_ = state.open_scenes()
-        if len(open_) != 1:
+        if not open_:
             raise NotFound(
-                f"{len(open_)} scenes are open; name one"
-                + (f" ({', '.join(s.key for s in open_)})" if open_ else ""),
+                "no bid-and-challenge scene is open; start one with `tablelog bid-and-challenge "
+                "open SEAT... --asked-by SEAT` (`tablelog scene start` only frames the table)",
+                code="no-conflict",
+            )
+        if len(open_) > 1:
+            raise NotFound(
+                f"{len(open_)} scenes are open ({', '.join(s.key for s in open_)}); name one",
                 code="no-conflict",
             )
         return open_[0]
     found = state.scenes.get(given.strip().lower())
     if found is None:
-        raise NotFound(f"there is no scene {given.strip()!r}", code="unknown-conflict")
+        known = ", ".join(state.scenes) or "none yet: `tablelog bid-and-challenge open` starts one"
+        raise NotFound(
+            f"there is no scene {given.strip()!r} (scenes: {known})", code="unknown-conflict"
+        )
     return found
 
 

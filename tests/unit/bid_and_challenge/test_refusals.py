@@ -128,6 +128,11 @@ ROWS: list[tuple[str, list[Command], Command, str, str]] = [
             expect_totals=[10, 11]),
      "unexpected-result", "the faces give totals [10, 12] (active, challenger), so ben 12 beats "
      "anna 10; expected totals [10, 11]"),
+    ("no such scene", SEATED, c.Pass(conflict="s9", player="Anna"), "unknown-conflict",
+     "there is no scene 's9' (scenes: s1)"),
+    ("no scene open", DECKS_ONLY, pass_("Anna"), "no-conflict",
+     "no bid-and-challenge scene is open; start one with `tablelog bid-and-challenge open "
+     "SEAT... --asked-by SEAT` (`tablelog scene start` only frames the table)"),
     ("scene over", ENDED, c.Pass(conflict="s1", player="Anna"), "scene-ended",
      "scene s1 has ended"),
     ("a scene of one", [*DECKS_ONLY], c.OpenScene(seating=["Anna"], requested_by="Anna"),
