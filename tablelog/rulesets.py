@@ -72,6 +72,17 @@ register(
     )
 )
 
+register(
+    Place(
+        "bid-and-challenge",
+        events="tablelog.events.bid_and_challenge",
+        rules="tablelog.rules.bid_and_challenge",
+        views="tablelog.projections.bid_and_challenge",
+        commands="tablelog.commands.bid_and_challenge",
+        cli="tablelog.cli.bid_and_challenge",
+    )
+)
+
 
 def names() -> list[str]:
     """Every ruleset's name, the primary one first."""
