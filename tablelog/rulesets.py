@@ -71,6 +71,16 @@ register(
         cli="tablelog.cli.beer_run",
     )
 )
+register(
+    Place(
+        "ace-of-cards",
+        events="tablelog.events.ace_of_cards",
+        rules="tablelog.rules.ace_of_cards",
+        views="tablelog.projections.ace_of_cards",
+        commands="tablelog.commands.ace_of_cards",
+        cli="tablelog.cli.ace_of_cards",
+    )
+)
 
 
 def names() -> list[str]:
