@@ -169,7 +169,7 @@ def conflict_lines(view: dict[str, Any]) -> list[str]:
             f"-> {played['name']}{amount}{kind}"
         )
     for key, check in view["checks"].items():
-        state = "called" if check["rolled"] is None else check["rule"]
+        state = "called" if check["rolled"] is None else check["rule"] or "rolled"
         double = " (double or nothing)" if check["double_or_nothing"] else ""
         lines.append(f"  check {key} ({check['character']}, {check['kind']}){double}: {state}")
     return lines

@@ -89,12 +89,11 @@ def outcome(
             base = clock_sections(result, dl)
             extra = OPPORTUNITY_SECTIONS if opportunity_on_clock else 0
             sections = (base + extra) * (2 if doubled else 1)
-            why += f"; margin {result - dl}: {base} section(s)"
-            if extra:
-                why += f" + {extra} (the opportunity)"
+            filled = f"{base} + {extra} (the opportunity)" if extra else str(base)
             if doubled:
-                why += " x 2"
-            why += f" = {sections}"
+                filled = f"({filled}) x 2" if extra else f"{filled} x 2"
+            shown = filled if filled == str(sections) else f"{filled} = {sections}"
+            why += f"; margin {result - dl}: {shown} section(s)"
         else:
             sections = 0
     return Outcome(
