@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import msgspec
+
 from tablelog.errors import InvalidInput, RuleViolation
 from tablelog.events import ace_of_cards as ev
 from tablelog.rules.ace_of_cards import sets as s
 from tablelog.rules.ace_of_cards.cards import Resolved
 from tablelog.rules.ace_of_cards.state import AceState, Conflict
+from tablelog.rules.names import player_name
 
 
 def _recovered(state: AceState, conflict: Conflict, amount: int) -> list[ev.Recovery]:
@@ -38,7 +41,7 @@ def _targets(conflict: Conflict, given: Sequence[str]) -> list[str]:
                 code="choose-targets",
             )
         return list(conflict.enemies)
-    keys = [t.strip().lower() for t in given]
+    keys = [player_name(t, "target") for t in given]
     if len(set(keys)) != len(keys) or len(keys) > 2:
         raise RuleViolation(
             f"Double Trouble hits up to 2 different enemies; {', '.join(keys)} given",
@@ -147,6 +150,4 @@ def effect_of(
 
 
 def _with(base: ev.SetEffectApplied, **changes: object) -> ev.SetEffectApplied:
-    import msgspec
-
     return msgspec.structs.replace(base, **changes)

@@ -65,6 +65,12 @@ def build_deck(state: AceState, cmd: c.BuildDeck) -> list[Event]:
         raise RuleViolation(
             f"{who.display} already has the Ace of Cards class and its deck", code="deck-exists"
         )
+    if who.conflict is not None:
+        raise RuleViolation(
+            f"a deck is built outside a conflict (at character creation); {who.display} is in "
+            f"conflict {who.conflict}",
+            code="in-conflict",
+        )
     types: dict[str, str] = {}
     for suit, kind in cmd.suit_types.items():
         letter = suit_letter(suit)

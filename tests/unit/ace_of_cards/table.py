@@ -80,8 +80,8 @@ def ace(name: str, *, hp: int = 40, mp: int = 35, benefit: str = "mp", **sl: int
     return commands
 
 
-def open_(party: list[str], enemies: list[str], **kw: Any) -> c.OpenConflict:
-    return c.OpenConflict(party=party, enemies=enemies, conflict="c1", **kw)
+def open_(party: list[str], enemies: list[str], conflict: str = "c1", **kw: Any) -> c.OpenConflict:
+    return c.OpenConflict(party=party, enemies=enemies, conflict=conflict, **kw)
 
 
 def magic(who: str, mp: int, *cards: str, **kw: Any) -> c.UseMagicCards:

@@ -233,6 +233,30 @@ ROWS = {
         hand=("2C", "2D", "2H", "5C", "5D"),
         before=[c.SetSkillLevel(character="kit", skill="magic-cards", sl=3)],
     ),
+    "deck-built-in-a-conflict": Row(
+        c.BuildDeck(character="ann", suit_types=VECTOR_TYPES, benefit="hp"),
+        "in-conflict",
+        "a deck is built outside a conflict (at character creation); ann is in conflict c2",
+        before=[
+            c.CreateCharacter(player="bob", character="ann", hp=30, mp=30),
+            open_(["ann"], ["wolf"], conflict="c2"),
+        ],
+    ),
+    "double-trouble-three-targets": Row(
+        magic(
+            "kit",
+            20,
+            "2C",
+            "2D",
+            "3H",
+            "3S",
+            damage_type="fire",
+            targets=["goblin", "goblin", "ogre"],
+        ),
+        "targets",
+        "Double Trouble hits up to 2 different enemies; goblin, goblin, ogre given",
+        hand=("2C", "2D", "3H", "3S", "JK1"),
+    ),
     "hp-below-zero": Row(
         c.AdjustHP(character="kit", delta=-41),
         "points-range",
