@@ -5,12 +5,15 @@
 from __future__ import annotations
 
 from typing import Annotated, Literal
+from urllib.parse import quote
 
 import typer
 
 from tablelog.cli.options import CampaignOption, JsonOption
 from tablelog.cli.options import ConflictArg as Conflict
+from tablelog.cli.output import emit_json, say
 from tablelog.cli.play import open_conflict, run
+from tablelog.cli.rulesets import read
 from tablelog.errors import InvalidInput
 from tablelog.rules.ace_of_cards import commands as c
 
@@ -456,3 +459,24 @@ def end(ctx: typer.Context, conflict: Conflict, campaign: CampaignOption = None)
     Example: `tablelog ace-of-cards end c1`
     """
     run(ctx, campaign, c.EndConflict(conflict=conflict), ruleset=ACE)
+
+
+@app.command("hand")
+def hand(
+    ctx: typer.Context,
+    name: Ace,
+    campaign: CampaignOption = None,
+    json: JsonOption = False,
+) -> None:
+    """An Ace's hand (its player's to see only), the deck's size and the discard pile.
+
+    Example: `tablelog ace-of-cards hand Kit --json`
+    """
+    view = read(ctx, campaign, ACE, "hand", f"/hands/{quote(name, safe='')}", name)
+    if json:
+        emit_json(view)
+        return
+    say(
+        f"{name}: {' '.join(view['cards']) or 'no cards'} (deck {view['deck']}, discard "
+        f"{' '.join(view['discard']) or 'none'})"
+    )

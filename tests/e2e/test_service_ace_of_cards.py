@@ -118,6 +118,13 @@ def test_a_conflict_through_the_service(service: Service) -> None:  # noqa: F811
         # A what-if through the service cannot play on from what the caller may not see.
         # (hides: decks face down and hands not all yours)
 
+        # $ tablelog --server URL --access-token ANN ace-of-cards hand Kit --json
+        own = json.loads(ok(service.client(ann, "ace-of-cards", "hand", "Kit", "--json")))
+        assert own["cards"] == kit_view["kit"]["hand"]
+        line = refused(service.client(bert, "ace-of-cards", "hand", "Kit"))
+        assert line == "not-yours: Kit's hand is ann's to see only"
+        refused(service.client(gm, "ace-of-cards", "hand", "Kit"))
+
         # --- play: refusals and permissions ------------------------------------------------
         hand = kit_view["kit"]["hand"]
         magic = two_cards(hand)

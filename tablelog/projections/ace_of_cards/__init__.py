@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tablelog.projections.ace_of_cards import text, views, visibility
-from tablelog.projections.contract import RulesetViews, lazy
+from tablelog.projections.contract import Read, RulesetViews, lazy
 from tablelog.rules.ace_of_cards.state import AceState
 
 
@@ -23,4 +23,12 @@ VIEWS = RulesetViews[AceState](
     hides=visibility.hides,
     # Imported when an audit runs: it brings the rules' checks, which `show` does not need.
     auditor=lazy("tablelog.projections.ace_of_cards.audit", "AceAuditor"),
+    reads=(
+        Read(
+            name="hand",
+            path="/hands/{who}",
+            summary="An Ace's hand, deck size and discard pile (its player's to see only).",
+            run=views.hand,
+        ),
+    ),
 )

@@ -12,7 +12,8 @@ from typing import Any
 
 import msgspec
 
-from tablelog.projections.ace_of_cards.visibility import sees_hand
+from tablelog.errors import Forbidden, RuleViolation
+from tablelog.projections.ace_of_cards.visibility import owner, sees_hand
 from tablelog.rules.ace_of_cards import flow
 from tablelog.rules.ace_of_cards.sets import NAMES
 from tablelog.rules.ace_of_cards.state import AceState, Character, Conflict
@@ -126,3 +127,24 @@ def show(state: AceState, given: str | None, viewer: str | None) -> dict[str, An
         if state.characters[key].conflict == conflict.key and state.characters[key].pile is not None
     }
     return {"conflict": conflict.key, **conflict_summary(conflict), "aces": aces}
+
+
+def hand(state: AceState, who: str, viewer: str | None) -> dict[str, Any]:
+    """An Ace's hand, shown only to its player (`viewer` None: the local operator sees any),
+    with the deck's size and the discard pile (face up)."""
+    ace = flow.character(state, who)
+    if viewer is not None and not sees_hand(state, ace.key, viewer):
+        whose = "the GM's" if owner(state, ace.key) == "gm" else f"{ace.player}'s"
+        raise Forbidden(f"{ace.display}'s hand is {whose} to see only", code="not-yours")
+    if ace.pile is None:
+        raise RuleViolation(
+            f"deck, hand and discard exist only during a conflict; {ace.display} is in none",
+            code="not-in-conflict",
+        )
+    return {
+        "character": ace.key,
+        "conflict": ace.conflict,
+        "cards": list(ace.pile.hand),
+        "deck": len(ace.pile.deck),
+        "discard": list(ace.pile.discard),
+    }
