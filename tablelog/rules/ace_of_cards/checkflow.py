@@ -196,6 +196,11 @@ def roll_check(state: AceState, cmd: c.RollCheck, shuffle: Shuffle) -> list[Even
             opportunity_on_clock=opportunity,
             high_or_low=decided.high_or_low
             and state.characters[check.character_id].cards is not None,
-            rule=decided.rule,
+            rule=decided.rule
+            + (
+                "; no critical, so no opportunity to spend"
+                if cmd.opportunity_on_clock and not crit
+                else ""
+            ),
         ),
     ]
