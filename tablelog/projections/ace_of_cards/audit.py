@@ -19,6 +19,9 @@ from tablelog.rules.ace_of_cards.cards import SUITS
 from tablelog.rules.ace_of_cards.play import resolve
 from tablelog.rules.ace_of_cards.state import AceState
 
+# One section in the order things happened: a conflict reads as the turns it was played in.
+PLAY = "Play"
+
 
 class AceAuditor:
     """The Ace of Cards audit's walk (see `Auditor`)."""
@@ -70,7 +73,7 @@ class AceAuditor:
                 chosen = s.NAMES[event.set] if event.set else "no effect"
                 cap = 10 + 5 * state.characters[event.character_id].sl("magic_cards")
                 here.note(
-                    "Magic Cards",
+                    PLAY,
                     seq,
                     "set",
                     f"{event.character_id} spends {event.mp_spent} MP (10-{cap} in steps of 5) "
@@ -85,7 +88,7 @@ class AceAuditor:
                 used = self.checker.used.get(event.conflict)
                 how = s.formula(event.set, resolve(used.cards, used.jokers)) if used else ""
                 here.note(
-                    "Magic Cards",
+                    PLAY,
                     seq,
                     "effect",
                     f"{describe(event)} ({how})",
@@ -100,7 +103,7 @@ class AceAuditor:
                 kind = "offensive Magic" if check.offensive else check.kind
                 double = ", double or nothing declared" if check.double else ""
                 here.note(
-                    "Checks",
+                    PLAY,
                     seq,
                     "check",
                     f"{event.check_id}: {event.character_id}'s {kind} Check ({dice}{double}): "
@@ -113,7 +116,7 @@ class AceAuditor:
             case ev.TrapCardRevealed():
                 rule = "a joker or the named suit hits" if event.hit else "not the named suit"
                 here.note(
-                    "Trap Card",
+                    PLAY,
                     seq,
                     "trap",
                     f"{event.character_id} names {SUITS[event.named_suit]} after "
@@ -125,16 +128,15 @@ class AceAuditor:
             case ev.FreeSpellCast():
                 sl = state.characters[event.character_id].sl("trap_card")
                 here.note(
-                    "Trap Card",
+                    PLAY,
                     seq,
                     "free-spell",
                     f"{describe(event)}: at most SL x 5 = {sl * 5} MP",
                 )
             case ev.MulliganTaken() | ev.HighOrLowUsed() | ev.ActionTaken():
-                title = {"ac.action_taken": "Actions"}.get(event.type_name(), "Cards")
-                here.note(title, seq, event.type_name().split(".")[1], describe(event))
+                here.note(PLAY, seq, event.type_name().split(".")[1], describe(event))
             case ev.DiscardShuffledIntoDeck():
-                here.note("Cards", seq, "reshuffle", describe(event))
+                here.note(PLAY, seq, "reshuffle", describe(event))
             case ev.ConflictEnded():
                 here.note("End", seq, "end", describe(event))
                 here.closed = True
