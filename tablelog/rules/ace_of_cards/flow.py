@@ -48,7 +48,8 @@ def ace(state: AceState, given: str | None, name: str) -> tuple[Conflict, Charac
             f"deck, hand and discard exist only during a conflict; {who.display} is in none",
             code="not-in-conflict",
         )
-    found = open_conflict(state, given)
+    # Without a conflict named, the Ace's own (it is in one at a time).
+    found = open_conflict(state, who.conflict if given is None else given)
     if who.conflict != found.key:
         raise RuleViolation(
             f"{who.display} fights in conflict {who.conflict}, not {found.key}",
