@@ -100,14 +100,7 @@ def choose_set(
             code="unknown-set",
         )
     if key not in fitting:
-        reason = s.why_not(key, resolved, rule)
-        code = (
-            "joker-in-jackpot"
-            if reason.startswith("Jackpot cannot")
-            else "not-consecutive"
-            if "not consecutive" in reason
-            else "set-mismatch"
-        )
+        code, reason = s.why_not(key, resolved, rule)
         raise RuleViolation(reason, code=code)
     return key
 

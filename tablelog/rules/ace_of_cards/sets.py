@@ -97,22 +97,23 @@ def listed(cards: Sequence[Resolved]) -> str:
     return " ".join(resolved_text(c) for c in cards)
 
 
-def why_not(name: str, cards: Sequence[Resolved], same_value_groups: str) -> str:
-    """Why `cards` are not the set `name`, in one sentence naming the rule and the cards."""
+def why_not(name: str, cards: Sequence[Resolved], same_value_groups: str) -> tuple[str, str]:
+    """Why `cards` are not the set `name`: a stable code and one sentence naming the rule and
+    the cards."""
     n, shown = len(cards), listed(cards)
     title = NAMES[name]
     if name == JACKPOT and n == 4 and _groups(cards) == [4]:
-        return "Jackpot cannot include a joker"
+        return "joker-in-jackpot", "Jackpot cannot include a joker"
     if name in (MAGIC_FLUSH, BLINDING_FLUSH) and n == 4 and not _consecutive(cards):
-        return f"{shown} are not consecutive (values 1-7, no wrap-around)"
+        return "not-consecutive", f"{shown} are not consecutive (values 1-7, no wrap-around)"
     if name == MAGIC_FLUSH and n == 4:
-        return f"{shown} are not one suit"
+        return "set-mismatch", f"{shown} are not one suit"
     if name in (FULL_STATUS, DOUBLE_TROUBLE) and same_value_groups == "strict":
-        return (
+        return "set-mismatch", (
             f"{title} needs {REQUIREMENTS[name]}, the two values different under option "
             f"same_value_groups=strict; {shown} do not fit"
         )
-    return f"{title} needs {REQUIREMENTS[name]}; {shown} ({n} cards) do not fit"
+    return "set-mismatch", f"{title} needs {REQUIREMENTS[name]}; {shown} ({n} cards) do not fit"
 
 
 def total(cards: Sequence[Resolved]) -> int:
