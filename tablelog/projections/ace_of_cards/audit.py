@@ -71,7 +71,7 @@ class AceAuditor:
                 cards = resolve(event.cards, event.jokers)
                 fitting = ", ".join(s.NAMES[f] for f in event.fits) or "no effect"
                 chosen = s.NAMES[event.set] if event.set else "no effect"
-                cap = 10 + 5 * state.characters[event.character_id].sl("magic_cards")
+                cap = min(10 + 5 * state.characters[event.character_id].sl("magic_cards"), 25)
                 here.note(
                     PLAY,
                     seq,

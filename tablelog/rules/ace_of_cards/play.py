@@ -11,7 +11,6 @@ from tablelog.rules.ace_of_cards import commands as c
 from tablelog.rules.ace_of_cards import flow
 from tablelog.rules.ace_of_cards import sets as s
 from tablelog.rules.ace_of_cards.cards import (
-    SUITS,
     Resolved,
     card_code,
     is_joker,
@@ -25,7 +24,7 @@ from tablelog.rules.ace_of_cards.state import AceState, Character
 from tablelog.rules.text import text_of
 
 MP_STEP = 5
-MAX_SET = 5
+MAX_SET = 5  # "to a maximum of 5 cards", whatever the SL a campaign's options allow
 JOKER_RULE = "joker needs a value 1-7 and one of the deck's suits"
 
 
@@ -109,7 +108,7 @@ def use_magic_cards(state: AceState, cmd: c.UseMagicCards, shuffle: Shuffle) -> 
     found, who, pile = flow.ace(state, cmd.conflict, cmd.character)
     _not_owing(who)
     sl = flow.skill(who, "magic_cards", "Magic Cards")
-    cap = 10 + MP_STEP * sl
+    cap = min(10 + MP_STEP * sl, MP_STEP * MAX_SET)
     if cmd.mp % MP_STEP:
         raise RuleViolation(f"{cmd.mp} MP is not a multiple of 5", code="mp-step")
     if not 10 <= cmd.mp <= cap:
@@ -311,6 +310,3 @@ def high_or_low_discard(state: AceState, cmd: c.HighOrLowDiscard) -> list[Event]
             discarded=card,
         ),
     ]
-
-
-__all__ = ["SUITS", "choose_set", "resolve"]

@@ -257,6 +257,13 @@ ROWS = {
         "Double Trouble hits up to 2 different enemies; goblin, goblin, ogre given",
         hand=("2C", "2D", "3H", "3S", "JK1"),
     ),
+    "never-more-than-5-cards": Row(
+        magic("kit", 30, "3C", "4C", "6C", "7C", "JK1", "1C"),
+        "mp-range",
+        "Magic Cards at SL 5 takes 10-25 MP in steps of 5; got 30",
+        before=[c.SetSkillLevel(character="kit", skill="magic-cards", sl=5)],
+        options={"max_sl_magic_cards": "5"},
+    ),
     "hp-below-zero": Row(
         c.AdjustHP(character="kit", delta=-41),
         "points-range",
