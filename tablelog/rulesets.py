@@ -71,7 +71,6 @@ register(
         cli="tablelog.cli.beer_run",
     )
 )
-
 register(
     Place(
         "bid-and-challenge",
@@ -80,6 +79,16 @@ register(
         views="tablelog.projections.bid_and_challenge",
         commands="tablelog.commands.bid_and_challenge",
         cli="tablelog.cli.bid_and_challenge",
+    )
+)
+register(
+    Place(
+        "ace-of-cards",
+        events="tablelog.events.ace_of_cards",
+        rules="tablelog.rules.ace_of_cards",
+        views="tablelog.projections.ace_of_cards",
+        commands="tablelog.commands.ace_of_cards",
+        cli="tablelog.cli.ace_of_cards",
     )
 )
 
