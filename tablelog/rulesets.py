@@ -72,6 +72,17 @@ register(
     )
 )
 
+register(
+    Place(
+        "night-terrors",
+        events="tablelog.events.night_terrors",
+        rules="tablelog.rules.night_terrors",
+        views="tablelog.projections.night_terrors",
+        commands="tablelog.commands.night_terrors",
+        cli="tablelog.cli.night_terrors",
+    )
+)
+
 
 def names() -> list[str]:
     """Every ruleset's name, the primary one first."""
