@@ -9,13 +9,6 @@ from tablelog.events import night_terrors as ev
 from tablelog.events.base import Event
 from tablelog.rules.night_terrors.cards import RANK_NAMES, SUIT_NAMES
 
-_OUTCOMES = {
-    "reversal": "reversal: one card meets it, and is kept",
-    "see": "clean see with 2 cards",
-    "heavy_see": "see with 3+ cards: fallout = the highest middle card",
-    "push": "push: price = raise - total",
-}
-
 
 def cards(codes: list[str]) -> str:
     return " + ".join(codes) if codes else "no cards"
@@ -32,20 +25,24 @@ def raise_words(e: ev.RaiseMade) -> str:
 
 
 def answer_words(e: ev.RaiseAnswered) -> str:
-    costs = [
-        f"{name} {n}"
-        for name, n in (
-            ("fallout", e.fallout),
-            ("trump fallout", e.trump_fallout),
-            ("price", e.price),
-        )
-        if n
-    ]
-    owed = "; owes " + ", ".join(costs) if costs else "; nothing owed"
-    return (
-        f"{e.answerer} answers {cards(e.cards)} = {e.total} against {e.raise_value}: "
-        f"{_OUTCOMES[e.outcome]}{owed}"
+    """An answer with the numbers and the rule behind its outcome and each cost."""
+    against = f"{e.answerer} answers {cards(e.cards)} = {e.total} against {e.raise_value}"
+    match e.outcome:
+        case "reversal":
+            how = "reversal: one card meets it, and is kept"
+        case "see":
+            how = "clean see with 2 cards"
+        case "heavy_see":
+            how = f"see with {len(e.cards)} cards: fallout {e.fallout}, the highest middle card"
+        case _:
+            how = f"push: price {e.raise_value} - {e.total} = {e.price}"
+    duty = (
+        f"; no trump in the answer to a raise holding one: trump fallout {e.trump_fallout}"
+        if e.trump_fallout
+        else ""
     )
+    owed = e.fallout + e.trump_fallout + e.price
+    return f"{against}: {how}{duty}; " + (f"owes {owed} in all" if owed else "nothing owed")
 
 
 def paid_words(e: ev.CostPaid) -> str:

@@ -15,6 +15,7 @@ from tablelog.events import night_terrors as ev
 from tablelog.projections.night_terrors.text import answer_words, paid_words
 from tablelog.projections.night_terrors.visibility import sees_hand
 from tablelog.rules.night_terrors import flow
+from tablelog.rules.night_terrors.cards import SUIT_NAMES
 from tablelog.rules.night_terrors.state import Character, Conflict, Exchange, NightTerrorsState
 
 
@@ -102,7 +103,10 @@ def _step_words(step: Any) -> str:
         case ev.RaiseAnswered():
             return answer_words(step)
         case ev.ConflictEscalated():
-            return f"{step.by} escalates: trump {step.from_trump} -> {step.to_trump}"
+            return (
+                f"{step.by} escalates to {step.conflict_type}: trump "
+                f"{SUIT_NAMES[step.from_trump]} -> {SUIT_NAMES[step.to_trump]}"
+            )
         case ev.CostPaid():
             return paid_words(step)
         case ev.PoolEmptied():
