@@ -49,6 +49,9 @@ class NightTerrorsOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unkn
     # more when the trump is the character's suit).
     hand_size: Annotated[int, msgspec.Meta(ge=1, le=13)] = 4
     conflict_draw: Annotated[int, msgspec.Meta(ge=0, le=13)] = 4
+    # A payment the rules leave no choice in is made at once (`forced`); `ask` waits for
+    # `pay` every time (a table that pays with chips may want to).
+    pay: Literal["forced", "ask"] = "forced"
     # Each pool's start and cap.
     pool_size: Annotated[int, msgspec.Meta(ge=1, le=100)] = 20
     # REC: a pool at 0 takes the character out of its conflicts at once; excess cost is lost.

@@ -97,6 +97,8 @@ def _step(state: NightTerrorsState, shuffle: Shuffle) -> list[Event]:
         if state.options.deck == "managed" or not (state.deck or state.set_aside):
             return managed_draw(state, key, shuffle)
     for key, owed in state.costs.items():
+        if state.options.pay == "ask":
+            break
         cost = owed[0]
         character = state.characters[key]
         trump = state.conflicts[cost.conflict].trump
