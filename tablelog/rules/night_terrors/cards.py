@@ -133,14 +133,19 @@ def judge(
     return Judged(total, "heavy_see", middle(cards, options), duty, 0)
 
 
+def best(hand: list[str], options: NightTerrorsOptions) -> int:
+    """The most any cards of `hand` make: every number card (doubled when a face joins
+    them), or every face alone."""
+    numbers = [c for c in hand if not is_face(c)]
+    faces = len(hand) - len(numbers)
+    total = sum(single(c, options) for c in numbers)
+    doubled = 2 * total if faces and total else total
+    return max(doubled, options.face_value * faces if faces else 0)
+
+
 def can_meet(hand: list[str], raise_value: int, options: NightTerrorsOptions) -> bool:
-    """Whether some cards of `hand` meet the raise (all subsets: a hand is a handful)."""
-    count = len(hand)
-    for mask in range(1, 1 << count):
-        chosen = [hand[i] for i in range(count) if mask >> i & 1]
-        if value(chosen, options) >= raise_value:
-            return True
-    return False
+    """Whether some cards of `hand` meet the raise."""
+    return best(hand, options) >= raise_value
 
 
 def draw_count(character_suit: str, trump: str, options: NightTerrorsOptions) -> int:
