@@ -123,6 +123,8 @@ class Run:
             if TRADES[ch.rank] in pools and self.rng.random() < 0.5:
                 own = TRADES[ch.rank]
                 moved = split[own] // 2
+                if self.state.options.trade_limit == "pool":
+                    moved = min(moved, ch.pool(own) // 2)
                 elsewhere = self.rng.choice([p for p in split if p not in pools] or [own])
                 split[own] -= moved
                 split[elsewhere] += moved
