@@ -124,6 +124,9 @@ class NightTerrorsAuditor:
             here: Chapter = book.begin(event.conflict, title, seq, state.table.session or None)
             what = f"; stakes: {event.stakes}" if event.stakes else ""
             here.note("Setup", seq, "open", f"{event.aggressor} is the aggressor{what}")
+            o = state.options
+            rule = _VALUE_RULE.format(face=o.face_value, ace=o.ace_value)
+            here.note("Setup", seq, "rules", f"card values: {rule}; middle card: {o.middle}")
             return
         if isinstance(event, ev.CostPaid):  # a cost may be paid after its conflict ended
             chapter = book.chapters.get(event.conflict)
@@ -133,16 +136,14 @@ class NightTerrorsAuditor:
             return
         found = state.conflicts.get(event.conflict_id() or "")
         title = f"Exchange {len(found.exchanges) if found else 0}"
-        o = state.options
         match event:
             case ev.RaiseMade():
                 title = f"Exchange {len(found.exchanges) + 1 if found else 1}"
-                rule = _VALUE_RULE.format(face=o.face_value, ace=o.ace_value)
                 chapter.note(
                     title,
                     seq,
                     "raise",
-                    f"{raise_words(event)}; {rule}",
+                    raise_words(event),
                     value=event.value,
                     trump_value=event.trump_value,
                 )
@@ -163,7 +164,7 @@ class NightTerrorsAuditor:
                     title,
                     seq,
                     "escalation",
-                    f"{event.by} cannot see and escalates: trump "
+                    f"{event.by} escalates: trump "
                     f"{SUIT_NAMES[event.from_trump]} -> {SUIT_NAMES[event.to_trump]}; "
                     "everyone still in draws",
                 )
