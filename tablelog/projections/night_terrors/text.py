@@ -18,6 +18,10 @@ def suit(code: str) -> str:
     return SUIT_NAMES[code]
 
 
+def said(narration: str) -> str:
+    return f' - "{narration}"' if narration else ""
+
+
 def raise_words(e: ev.RaiseMade) -> str:
     trump = "no trump" if e.trump_value is None else f"trump value {e.trump_value}"
     third = f"; {e.reversal_card} is the held reversal card" if e.reversal_card else ""
@@ -74,9 +78,9 @@ def describe(event: Event) -> str:
                 f"trump {suit(e.trump)}; {e.aggressor} raises first"
             )
         case ev.RaiseMade():
-            return f"{e.conflict}: {raise_words(e)}"
+            return f"{e.conflict}: {raise_words(e)}{said(e.narration)}"
         case ev.RaiseAnswered():
-            return f"{e.conflict}: {answer_words(e)}"
+            return f"{e.conflict}: {answer_words(e)}{said(e.narration)}"
         case ev.ConflictEscalated():
             return (
                 f"{e.conflict}: {e.by} escalates to {e.conflict_type}, trump "
