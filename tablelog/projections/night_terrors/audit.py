@@ -90,6 +90,9 @@ class NightTerrorsAuditor:
             case ev.ConflictEnded():
                 still = state.conflicts[event.conflict].still_in
                 return _compare(seq, event, {"winners": list(still)})
+            case ev.CardsDrawn() if state.options.deck == "managed":
+                # A managed deck deals from the top of the order its shuffles stored.
+                return _compare(seq, event, {"cards": state.deck[: len(event.cards)]})
         return []
 
     def _paid(self, state: NightTerrorsState, seq: int, event: ev.CostPaid) -> list[Discrepancy]:

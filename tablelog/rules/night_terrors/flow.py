@@ -71,10 +71,11 @@ def next_raiser(state: NightTerrorsState, found: Conflict) -> str | None:
 
 
 def unpaid(state: NightTerrorsState, found: Conflict) -> list[str]:
-    """Characters of `found` with a cost of it still unpaid."""
+    """Characters still in `found` with a cost of it unpaid (one who is out pays when it
+    likes: it holds nothing back)."""
     return [
         key
-        for key in found.opened.participants
+        for key in found.still_in
         if any(c.conflict == found.key for c in state.costs.get(key, []))
     ]
 

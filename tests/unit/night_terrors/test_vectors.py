@@ -13,6 +13,7 @@ import pytest
 from tablelog.events import night_terrors as ev
 from tablelog.rules.common import StartSession
 from tablelog.rules.night_terrors import commands as c
+from tablelog.rules.night_terrors.cards import DECK
 from tablelog.rules.night_terrors.demo import demo
 from tests.unit.night_terrors.table import (
     ALICE,
@@ -192,3 +193,24 @@ def test_the_demo_plays_to_the_end(new: Tables) -> None:
     assert ended.winners == ["alice"]
     assert table.who("Bob").blood == 3  # the push: price 8 and trump fallout 9
     assert table.state.conflicts["c1"].narrations == [("alice", "Alice keeps the ledger.")]
+
+
+def test_a_deck_run_short_takes_the_set_aside_pile_then_comes_up_short(new: Tables) -> None:
+    """REC: the set-aside pile is shuffled in under what is left; with both empty the draw
+    comes up short (and owes nothing more), and no card is lost or doubled."""
+    options = {"hand_size": "13", "conflict_draw": "13", "cannot_see": "free"}
+    table = new(options).given(ALICE, BOB, StartSession(), open_("talk", "Alice", "Bob"))
+    assert table.state.deck == []
+    raised = only(table.when(raise_("Alice", *table.who("Alice").hand[:2])), ev.RaiseMade)
+    events = table.when(c.Escalate(conflict="c1", character="Bob"))  # Hearts: Bob's suit
+    shuffled = only(events, ev.DeckShuffled)
+    assert (shuffled.reason, sorted(shuffled.order)) == ("ran_out", sorted(raised.cards))
+    drawn = all_of(events, ev.CardsDrawn)
+    assert [(d.character_id, len(d.cards), d.short) for d in drawn] == [
+        ("alice", 2, True),
+        ("bob", 0, True),
+    ]
+    state = table.state
+    assert state.draws == {}
+    held = [card for who in state.characters.values() for card in who.hand]
+    assert sorted(held + state.deck + state.set_aside) == sorted(DECK)
