@@ -136,19 +136,26 @@ def state_lines(view: dict[str, Any]) -> list[str]:
         lines.append(f"session {view['session']}" + ("" if view["session_open"] else " (ended)"))
     lines.append(f"deck {view['deck']} cards, set aside {view['set_aside']}")
     for ch in view["characters"].values():
-        hand = (
-            f"{len(ch['hand'])}: {' '.join(ch['hand'])}"
-            if ch["hand"] is not None
-            else (f"{ch['hand_size']} hidden")
-        )
+        if ch["hand"] is None:
+            hand = f"{ch['hand_size']} hidden"
+        else:
+            hand = f"{len(ch['hand'])}: {' '.join(ch['hand'])}" if ch["hand"] else "empty"
         owes = "".join(f"; owes {c['amount']} {c['cause'].replace('_', ' ')}" for c in ch["costs"])
         lines.append(
             f"{ch['name']} ({ch['card']}): Blood {ch['blood']}, Sweat {ch['sweat']}, "
             f"Tears {ch['tears']}; hand {hand}{owes}"
         )
     for key, conflict in view["conflicts"].items():
-        lines.append(
+        line = (
             f"conflict {key}: {conflict['status']}, trump {suit(conflict['trump'])}, in: "
             f"{', '.join(conflict['in']) or 'nobody'}"
         )
+        current = conflict["raise"]
+        if conflict["status"] == "open" and current and current["owing"]:
+            line += f"; {current['raiser']}'s raise of {current['value']} waits for " + ", ".join(
+                current["owing"]
+            )
+        elif conflict["next_raiser"]:
+            line += f"; {conflict['next_raiser']} raises next"
+        lines.append(line)
     return lines
