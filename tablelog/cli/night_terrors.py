@@ -165,7 +165,7 @@ def escalate(
 def give(
     ctx: typer.Context, conflict: ConflictArg, name: Character, campaign: CampaignOption = None
 ) -> None:
-    """Give: leave the conflict (when answering, or at your own raise).
+    """Give: leave the conflict (at any time, but not while your own raise waits for answers).
 
     Example: `tablelog night-terrors give c1 Bob`
     """

@@ -250,17 +250,18 @@ def escalate(state: NightTerrorsState, cmd: c.Escalate) -> list[Event]:
 
 
 def give(state: NightTerrorsState, cmd: c.Give) -> list[Event]:
+    """A character still in leaves, at any time but while its own raise waits for answers
+    (that raise stands for everyone who owes it)."""
     found = flow.open_conflict(state, cmd.conflict)
     who = flow.member(state, found, cmd.character)
     exchange = found.current
-    owes = exchange is not None and who.key in exchange.owing
-    raising = (exchange is None or not exchange.owing) and flow.next_raiser(state, found) == who.key
-    if not owes and not raising:
+    if exchange is not None and exchange.owing and exchange.raised.raiser == who.key:
         raise RuleViolation(
-            f"{who.key} gives when answering a raise or at their own raise; neither is "
-            f"{who.key}'s now",
-            code="nt-not-your-turn",
+            f"{who.key}'s raise of {exchange.raised.value} still waits for "
+            f"{', '.join(exchange.owing)}; {who.key} may give once it is answered",
+            code="nt-raise-waits",
         )
+    owes = exchange is not None and who.key in exchange.owing
     reason: ev.LeftReason = "gave"
     if (
         owes

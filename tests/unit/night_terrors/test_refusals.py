@@ -246,8 +246,8 @@ ROWS: list[tuple[str, dict[str, str], list[Command], Command, str, str]] = [
         {},
         THREE,
         c.Give(conflict="c1", character="Alice"),
-        "nt-not-your-turn",
-        "alice gives when answering a raise or at their own raise",
+        "nt-raise-waits",
+        "alice's raise of 12 still waits for bob, carol",
     ),
     (
         "face card taken",
