@@ -11,7 +11,8 @@ split at random within the rules. Properties checked on the stored log:
 (b) after every event the 52 cards are all somewhere, once: the deck, the set-aside pile or one
     hand; every pool stays within 0..20;
 (c) the audit recomputes every recorded decision and finds no discrepancy;
-(d) every conflict ends (nobody is stuck) and a refused command leaves the log as it was.
+(d) every conflict ends (nobody is stuck) and a refused command leaves the log as it was;
+(e) a snapshot of the state decodes back to the same state.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from tablelog.commands.table import campaign_state
 from tablelog.errors import TablelogError
 from tablelog.projections.fold import Folded, fold, fold_steps
 from tablelog.rules.common import EndScene, StartScene, StartSession
+from tablelog.rules.night_terrors import RULESET
 from tablelog.rules.night_terrors import commands as c
 from tablelog.rules.night_terrors import flow
 from tablelog.rules.night_terrors.cards import DECK, PAID_IN, TRADES, value
@@ -215,6 +217,8 @@ def test_random_play_replays_the_same_and_keeps_the_deck(
         again = snapshot(campaign_state(table.store, "t"))
         assert first == again == snapshot(fold(table.store.read("t")))
         assert snapshot(fold(table.store.read("t"))) == first
+        state = table.state  # a snapshot keeps the state whole
+        assert RULESET.decode_state(RULESET.encode_state(state)) == state
         check_cards_and_pools(table)
         account = audit(table.store, "t")
         assert account.ok, account.discrepancies
