@@ -21,6 +21,7 @@ VIEWS = RulesetViews[NightTerrorsState](
     describe=text.describe,
     hidden_fields=visibility.hidden_fields,
     hides=visibility.hides,
+    kept_at=views.kept_at,
     # Imported when an audit runs: it brings the rules' checks, which `show` does not need.
     auditor=lazy("tablelog.projections.night_terrors.audit", "NightTerrorsAuditor"),
 )

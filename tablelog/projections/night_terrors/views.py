@@ -73,9 +73,9 @@ def conflict_summary(state: NightTerrorsState, found: Conflict) -> dict[str, Any
         "stakes": opened.stakes,
         "place": opened.place,
         "approach": opened.approach,
-        "exchange": len(found.exchanges),
+        "exchange": len(found.exchanges) or found.exchange_count,
         "raise": None
-        if exchange is None
+        if exchange is None or not live
         else {**_raise(exchange.raised), "owing": list(exchange.owing) if live else []},
         "next_raiser": flow.next_raiser(state, found)
         if live and flow.exchange_over(state, found)
@@ -138,6 +138,11 @@ def show_view(state: NightTerrorsState, found: Conflict, viewer: str | None) -> 
         "exchanges": [exchange_view(x, live and x is found.current) for x in found.exchanges],
         "narrations": [list(n) for n in found.narrations],
     }
+
+
+def kept_at(state: NightTerrorsState, given: str | None) -> int | None:
+    """The seq whose state still holds an ended conflict's exchanges (see Conflict.kept_at)."""
+    return flow.conflict(state, given).kept_at
 
 
 def show(state: NightTerrorsState, given: str | None, viewer: str | None) -> dict[str, Any]:

@@ -177,6 +177,10 @@ def _left(state: NightTerrorsState, event: ev.ParticipantLeft) -> None:
 
 
 def _ended(state: NightTerrorsState, event: ev.ConflictEnded) -> None:
+    for older in state.conflicts.values():
+        if older.status == "ended" and older.kept_at is None:
+            older.kept_at, older.exchange_count = state.seq - 1, len(older.exchanges)
+            older.exchanges = []
     conflict = state.conflicts[event.conflict]
     conflict.status, conflict.winners, conflict.rule = "ended", list(event.winners), event.rule
     for key in conflict.opened.participants:
@@ -189,6 +193,7 @@ def _ended(state: NightTerrorsState, event: ev.ConflictEnded) -> None:
 
 
 def evolve(state: NightTerrorsState, event: NightTerrorsEvent) -> NightTerrorsState:
+    state.seq += 1
     match event:
         case ev.PlayerJoined():
             state.players[event.player] = event.display

@@ -75,6 +75,10 @@ class Conflict(msgspec.Struct, kw_only=True):
     winners: list[str] = []
     rule: str = ""
     narrations: list[tuple[str, str]] = []
+    # Once another conflict ends, an ended one keeps no exchanges (the state stays small):
+    # `show` rebuilds them from the state as of `kept_at`, when it was still whole.
+    kept_at: int | None = None
+    exchange_count: int = 0
 
     @property
     def current(self) -> Exchange | None:
@@ -86,6 +90,7 @@ class NightTerrorsState(msgspec.Struct, kw_only=True):
     gm: str
     options: NightTerrorsOptions
     table: Table = msgspec.field(default_factory=Table)
+    seq: int = 1  # the seq of the last event folded in (1: the campaign's creation)
     players: dict[str, str] = {}  # key -> display
     characters: dict[str, Character] = {}  # in seat order (clockwise from the GM's left)
     deck: list[str] = []  # top first; recorded deck: the cards left, in no known order

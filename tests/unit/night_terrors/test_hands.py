@@ -4,6 +4,7 @@ above 4 discards down by its own choice, below 4 draws up - and anyone may then 
 
 from __future__ import annotations
 
+from tablelog.commands.reads import show
 from tablelog.events import night_terrors as ev
 from tablelog.rules.common import StartScene, StartSession
 from tablelog.rules.night_terrors import commands as c
@@ -79,3 +80,25 @@ def test_a_managed_deck_deals_sessions_conflicts_and_refreshes(new: Tables) -> N
     assert ended.winners == ["bob"]
     assert only(events, ev.DeckShuffled).reason == "conflict_end"
     assert table.state.set_aside == []
+
+
+def test_an_ended_conflict_is_kept_small_and_still_shown_whole(new: Tables) -> None:
+    """Once another conflict ends, the state keeps no exchanges of the first; `show` rebuilds
+    it from the log as it stood before."""
+    table = new(shuffle=Stacked("6D", "KS", "2C", "3C", "7C", "5H", "2D", "3D"))
+    table.given(ALICE, BOB, StartSession(), open_("guns", "Alice", "Bob"))
+    table.given(raise_("Alice", "6D", "KS"), see("Bob", "7C", "5H"))
+    table.given(
+        c.Give(conflict="c1", character="Bob"),
+        c.Narrate(conflict="c1", character="Alice", text="Mine."),
+    )
+    table.given(
+        open_("talk", "Bob", "Alice", conflict="c2"), c.Give(conflict="c2", character="Bob")
+    )
+    first = table.state.conflicts["c1"]
+    assert (first.exchanges, first.exchange_count, first.winners) == ([], 1, ["alice"])
+    assert first.kept_at is not None
+    shown = show(table.store, "t", "c1", None)
+    assert [x["raise"]["value"] for x in shown.view["exchanges"]] == [12]
+    assert shown.view["narrations"] == [["alice", "Mine."]]
+    assert shown.view["exchange"] == 1
