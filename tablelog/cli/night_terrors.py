@@ -4,11 +4,14 @@
 from __future__ import annotations
 
 from typing import Annotated
+from urllib.parse import quote
 
 import typer
 
 from tablelog.cli.options import CampaignOption, ConflictArg, JsonOption
+from tablelog.cli.output import emit_json, say
 from tablelog.cli.play import open_conflict, run
+from tablelog.cli.rulesets import read
 from tablelog.rules.night_terrors import commands as c
 
 app = typer.Typer(
@@ -238,3 +241,21 @@ def narrate(
     Example: `tablelog night-terrors narrate c1 Alice "Alice keeps the ledger."`
     """
     run(ctx, campaign, c.Narrate(conflict=conflict, character=name, text=text), ruleset=NT)
+
+
+@app.command("hand")
+def hand(
+    ctx: typer.Context, name: Character, json: JsonOption = False, campaign: CampaignOption = None
+) -> None:
+    """A character's hand (through the service: your own characters' only), with the cards it
+    still draws or discards and the deck's size.
+
+    Example: `tablelog night-terrors hand Alice --json`
+    """
+    view = read(ctx, campaign, NT, "hand", f"/hands/{quote(name, safe='')}", name)
+    if json:
+        emit_json(view)
+        return
+    held = f" (holding {view['held']} from a reversal)" if view["held"] else ""
+    owed = "".join(f"; {what} {view[what]}" for what in ("draw", "discard") if view[what])
+    say(f"{name}: {' '.join(view['cards']) or 'no cards'}{held}{owed} (deck {view['deck']})")

@@ -75,6 +75,14 @@ def test_a_conflict_through_the_service(tmp_path: Path) -> None:
             assert cards["alice"] is None
             assert cards["bob"] == ["2H", "3H", "4H", "6H"]
             assert table.get(olga, "/state")["characters"]["bob"]["hand"] is None
+            assert table.get(ben, "/night-terrors/hands/bob")["cards"][:2] == ["7C", "5H"]
+            peek = http.get(
+                "/campaigns/night/night-terrors/hands/alice",
+                headers={"Authorization": f"Bearer {ben}"},
+            )
+            assert (peek.status_code, peek.json()["code"]) == (403, "not-yours")
+            line = refused(service.client(ben, "night-terrors", "hand", "Alice"))
+            assert line == "not-yours: alice's hand is visible to its player only"
 
             # NT-1 over HTTP: Ann raises 6D + KS; Ben sees 7C + 5H and pays 6 Blood.
             table.refuse(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tablelog.projections.contract import RulesetViews, lazy
+from tablelog.projections.contract import Read, RulesetViews, lazy
 from tablelog.projections.night_terrors import text, views, visibility
 from tablelog.rules.night_terrors.state import NightTerrorsState
 
@@ -22,6 +22,14 @@ VIEWS = RulesetViews[NightTerrorsState](
     hidden_fields=visibility.hidden_fields,
     hides=visibility.hides,
     kept_at=views.kept_at,
+    reads=(
+        Read(
+            name="hand",
+            path="/hands/{character}",
+            summary="A character's hand (its player's alone, the GM's for an NPC).",
+            run=views.hand,
+        ),
+    ),
     # Imported when an audit runs: it brings the rules' checks, which `show` does not need.
     auditor=lazy("tablelog.projections.night_terrors.audit", "NightTerrorsAuditor"),
 )

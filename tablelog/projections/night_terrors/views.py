@@ -11,6 +11,7 @@ from typing import Any
 
 import msgspec
 
+from tablelog.errors import Forbidden
 from tablelog.events import night_terrors as ev
 from tablelog.projections.night_terrors.text import answer_words, paid_words
 from tablelog.projections.night_terrors.visibility import sees_hand
@@ -160,4 +161,21 @@ def state_view(state: NightTerrorsState, viewer: str | None = None) -> dict[str,
             key: character_view(state, c, viewer) for key, c in state.characters.items()
         },
         "conflicts": {key: conflict_summary(state, c) for key, c in state.conflicts.items()},
+    }
+
+
+def hand(state: NightTerrorsState, name: str, viewer: str | None) -> dict[str, Any]:
+    """A character's hand, shown only to its player (the GM's for an NPC); `viewer` None:
+    the local operator sees any."""
+    who = flow.character(state, name)
+    if not sees_hand(state, who.key, viewer):
+        raise Forbidden(f"{who.key}'s hand is visible to its player only", code="not-yours")
+    owed = state.draws.get(who.key)
+    return {
+        "character": who.key,
+        "cards": list(who.hand),
+        "held": who.held,
+        "deck": len(state.deck),
+        "draw": owed.count if owed else 0,
+        "discard": state.discards.get(who.key, 0),
     }
