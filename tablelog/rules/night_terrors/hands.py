@@ -76,18 +76,25 @@ def table_command(state: NightTerrorsState, cmd: Command) -> list[Event]:
     return decide_table(state.table, cmd)
 
 
-def cards_in_hand(character: Character, given: list[str]) -> list[str]:
-    """The canonical codes of `given`, each once and each in the character's hand."""
+def distinct_cards(given: list[str]) -> list[str]:
+    """The canonical codes of `given`, each given once."""
     codes: list[str] = []
     for text in given:
         code = card(text)
         if code in codes:
             raise InvalidInput(f"card {code} is given twice", code="nt-card-twice")
+        codes.append(code)
+    return codes
+
+
+def cards_in_hand(character: Character, given: list[str]) -> list[str]:
+    """The canonical codes of `given`, each once and each in the character's hand."""
+    codes = distinct_cards(given)
+    for code in codes:
         if code not in character.hand:
             raise RuleViolation(
                 f"card {code} is not in {character.key}'s hand", code="nt-not-in-hand"
             )
-        codes.append(code)
     return codes
 
 
@@ -114,14 +121,10 @@ def draw(state: NightTerrorsState, cmd: c.Draw) -> list[Event]:
     if len(state.deck) < owed.count and state.set_aside:
         pile += state.set_aside
         made.append(ev.DeckShuffled(order=pile, reason="ran_out"))
-    codes: list[str] = []
-    for text in cmd.cards:
-        code = card(text)
-        if code in codes:
-            raise InvalidInput(f"card {code} is given twice", code="nt-card-twice")
+    codes = distinct_cards(cmd.cards)
+    for code in codes:
         if code not in pile:
             raise RuleViolation(f"card {code} is not in the deck", code="nt-not-in-deck")
-        codes.append(code)
     made.append(
         ev.CardsDrawn(
             character_id=who.key,

@@ -60,12 +60,9 @@ def check(
     name = RANK_NAMES[rank]
     if own not in allowed:
         pools = ", ".join(f"{p.capitalize()} {v}" for p, v in outside.items())
-        trader = (
-            next(RANK_NAMES[r] for r, p in TRADES.items() if p in allowed)
-            if len(allowed) == 1
-            else None
-        )
-        why = f" (only a {trader} may trade {allowed[0].capitalize()})" if trader else ""
+        # One pool: name the rank whose trade it is (Spades: "only a Jack may trade Blood").
+        traders = [RANK_NAMES[r] for r, p in TRADES.items() if (p,) == allowed]
+        why = f" (only a {traders[0]} may trade {allowed[0].capitalize()})" if traders else ""
         raise RuleViolation(
             f"{SUIT_NAMES[trump]} costs are paid in {_words(allowed)} only{why}; {pools} given",
             code="nt-payment-pool",

@@ -18,9 +18,10 @@ Evolve = Callable[[NightTerrorsState, Event], NightTerrorsState]
 _CONSEQUENCE: dict[str, ev.Consequence] = {"blood": "shock", "sweat": "crash", "tears": "snap"}
 
 
-def managed_draw(state: NightTerrorsState, key: str, shuffle: Shuffle) -> list[Event]:
-    """Deal what `key` owes from the top of the deck, shuffling the set-aside pile in under
-    what is left when the deck runs short (and a new deck first of all)."""
+def deal(state: NightTerrorsState, key: str, shuffle: Shuffle) -> list[Event]:
+    """Deal what `key` owes from the top of the deck (a managed deck; or a recorded one with
+    no card left anywhere: a short draw of none), shuffling the set-aside pile in under what
+    is left when the deck runs short (and a new managed deck first of all)."""
     owed = state.draws[key]
     made: list[Event] = []
     deck = list(state.deck)
@@ -95,7 +96,7 @@ def _step(state: NightTerrorsState, shuffle: Shuffle) -> list[Event]:
     """The next events that follow by themselves, or [] when nothing does."""
     for key in list(state.draws):
         if state.options.deck == "managed" or not (state.deck or state.set_aside):
-            return managed_draw(state, key, shuffle)
+            return deal(state, key, shuffle)
     for key, owed in state.costs.items():
         if state.options.pay == "ask":
             break
