@@ -23,7 +23,9 @@ app = typer.Typer(
 )
 
 NT = "night-terrors"
-Character = Annotated[str, typer.Argument(help="A character.", show_default=False)]
+Character = Annotated[
+    str, typer.Argument(help="A character.", metavar="character", show_default=False)
+]
 Cards = Annotated[list[str], typer.Argument(help="Cards, e.g. 6D KS 10H.", show_default=False)]
 SomeCards = Annotated[
     list[str] | None, typer.Argument(help="Cards, e.g. 5H 6C (none: a push with no cards).")
