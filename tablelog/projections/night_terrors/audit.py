@@ -19,6 +19,7 @@ from tablelog.projections.book import Book, Chapter
 from tablelog.projections.night_terrors.text import answer_words, paid_words, raise_words
 from tablelog.rules.night_terrors import payment
 from tablelog.rules.night_terrors.cards import SUIT_NAMES, judge, trump_value, value
+from tablelog.rules.night_terrors.settle import CONSEQUENCE
 from tablelog.rules.night_terrors.state import NightTerrorsState
 
 _VALUE_RULE = "faces double the number cards once; faces alone are {face} each; Ace = {ace}"
@@ -90,6 +91,12 @@ class NightTerrorsAuditor:
             case ev.ConflictEnded():
                 still = state.conflicts[event.conflict].still_in
                 return _compare(seq, event, {"winners": list(still)})
+            case ev.PoolEmptied():
+                # The pool is 0 once the payment before it is folded in.
+                left = state.characters[event.character_id].pool(event.pool)
+                return _compare(seq, event, {"consequence": CONSEQUENCE[event.pool]}) + (
+                    [] if left == 0 else [_found(seq, event, "pool", event.pool, f"{left} left")]
+                )
             case ev.CardsDrawn() if state.options.deck == "managed":
                 # A managed deck deals from the top of the order its shuffles stored.
                 return _compare(seq, event, {"cards": state.deck[: len(event.cards)]})

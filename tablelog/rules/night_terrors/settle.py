@@ -15,7 +15,7 @@ from tablelog.rules.night_terrors.state import Conflict, Cost, NightTerrorsState
 Shuffle = Callable[[list[str]], list[str]]
 Evolve = Callable[[NightTerrorsState, Event], NightTerrorsState]
 
-_CONSEQUENCE: dict[str, ev.Consequence] = {"blood": "shock", "sweat": "crash", "tears": "snap"}
+CONSEQUENCE: dict[str, ev.Consequence] = {"blood": "shock", "sweat": "crash", "tears": "snap"}
 
 
 def deal(state: NightTerrorsState, key: str, shuffle: Shuffle) -> list[Event]:
@@ -65,7 +65,7 @@ def pay_events(state: NightTerrorsState, key: str, cost: Cost, split: Split) -> 
     emptied = [p for p, left in character.pools().items() if left > 0 and left - split.of(p) <= 0]
     for pool in emptied:
         made.append(
-            ev.PoolEmptied(character_id=key, pool=pool, consequence=_CONSEQUENCE[pool])  # type: ignore[arg-type]
+            ev.PoolEmptied(character_id=key, pool=pool, consequence=CONSEQUENCE[pool])  # type: ignore[arg-type]
         )
     inside = flow.conflict_of(state, key)
     if emptied and inside is not None:

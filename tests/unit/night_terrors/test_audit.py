@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import pytest
 
 from tablelog.commands.audit import account_of
 from tablelog.events import night_terrors as ev
 from tablelog.events.base import Event
+from tablelog.events.codec import encode
 from tablelog.rules.night_terrors.demo import demo
 from tests.unit.beer_run.test_audit import edited
 from tests.unit.night_terrors.table import Table, Tables
@@ -41,6 +43,7 @@ def test_a_log_the_rules_wrote_audits_clean(new: Tables) -> None:
         (ev.RaiseAnswered, {"total": 9}, "total"),
         (ev.CostPaid, {"blood": 4, "tears": 5}, "split"),
         (ev.ConflictEnded, {"winners": ["bob"]}, "winners"),
+        (ev.CostPaid, {"traded": 2}, "traded"),
     ],
 )
 def test_an_edited_decision_is_named_by_seq_and_field(
@@ -49,3 +52,16 @@ def test_an_edited_decision_is_named_by_seq_and_field(
     log, seq = edited(played(new).store.read("t"), kind, **changes)
     found = account_of(log).discrepancies
     assert (found[0].seq, found[0].field) == (seq, field)
+
+
+def test_a_pool_emptied_is_checked_against_the_payment_before_it(new: Tables) -> None:
+    whole = demo()
+    table = new(dict(whole.options)).given(whole.commands)
+    log = table.store.read("t")
+    # Bob's Blood goes 20 -> 3 in the demo; a PoolEmptied edited in after his first payment
+    # claims a pool that is not empty.
+    at = next(i for i, e in enumerate(log) if isinstance(e.event(), ev.CostPaid))
+    fake = ev.PoolEmptied(character_id="bob", pool="blood", consequence="snap")
+    log[at + 1] = msgspec.structs.replace(log[at + 1], type=fake.type_name(), payload=encode(fake))
+    fields = {(d.seq, d.field) for d in account_of(log).discrepancies}
+    assert {(log[at + 1].seq, "consequence"), (log[at + 1].seq, "pool")} <= fields
