@@ -156,9 +156,10 @@ def _answering(state: NightTerrorsState, found: Conflict, name: str) -> Characte
     who = flow.member(state, found, name)
     exchange = found.current
     if exchange is None:
+        turn = flow.next_raiser(state, found) if flow.exchange_over(state, found) else None
         raise RuleViolation(
-            f"there is no raise to answer in {found.key}; it is "
-            f"{flow.next_raiser(state, found)}'s raise",
+            f"there is no raise to answer in {found.key}"
+            + (f"; it is {turn}'s raise" if turn else "; the cards are still being drawn"),
             code="nt-no-raise",
         )
     if who.key == exchange.raised.raiser:
