@@ -1,5 +1,6 @@
 """Property tests: random legal Night Terrors play driven through `execute` on a real SQLite
-file, with a managed deck shuffled by a seeded RNG.
+file, with a managed deck shuffled by a seeded RNG or a recorded one dealt random cards, and
+payments the rules leave no choice in made at once or asked for (`pay=ask`).
 
 A run creates 2 to 4 characters, starts a session and plays several conflicts (a scene between
 them resets the hands: discards down, refreshes), each exchange by exchange: the next raiser
@@ -58,7 +59,9 @@ class Run:
         return self.table.state
 
     def do(self, command: Any) -> bool:
-        """Run a command; a refusal must leave the log untouched."""
+        """Run a command; a refusal must leave the log untouched. With a recorded deck, the
+        table then deals every draw owed: random cards of the deck (the set-aside pile too
+        when the deck runs short)."""
         before = self.table.store.read("t")
         try:
             self.table.execute(command)
@@ -66,6 +69,13 @@ class Run:
             assert self.table.store.read("t") == before
             self.refusals += 1
             return False
+        while self.state.options.deck == "recorded" and self.state.draws:
+            key, owed = next(iter(self.state.draws.items()))
+            pile = self.state.deck + (
+                self.state.set_aside if len(self.state.deck) < owed.count else []
+            )
+            cards = self.rng.sample(pile, min(owed.count, len(pile)))
+            self.table.execute(c.Draw(character=key, cards=cards))
         return True
 
     def play(self) -> None:
@@ -175,7 +185,7 @@ def snapshot(folded: Folded) -> Any:
 def check_cards_and_pools(table: Table) -> None:
     for envelope, _event, folded in fold_steps(table.store.read("t")):
         state: NightTerrorsState = folded.state
-        if not state.shuffled:
+        if not state.shuffled and state.options.deck == "managed":
             continue
         held = [card for ch in state.characters.values() for card in ch.hand]
         everywhere = state.deck + state.set_aside + held
@@ -204,6 +214,8 @@ def campaign(seed: int, options: dict[str, str]) -> Iterator[Table]:
             "middle": st.sampled_from(["sorted", "positional"]),
             "trade_limit": st.sampled_from(["payment", "pool"]),
             "cannot_see": st.sampled_from(["strict", "free"]),
+            "deck": st.sampled_from(["managed", "recorded"]),
+            "pay": st.sampled_from(["forced", "ask"]),
         }
     ),
 )
