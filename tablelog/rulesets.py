@@ -73,6 +73,16 @@ register(
 )
 register(
     Place(
+        "night-terrors",
+        events="tablelog.events.night_terrors",
+        rules="tablelog.rules.night_terrors",
+        views="tablelog.projections.night_terrors",
+        commands="tablelog.commands.night_terrors",
+        cli="tablelog.cli.night_terrors",
+    )
+)
+register(
+    Place(
         "bid-and-challenge",
         events="tablelog.events.bid_and_challenge",
         rules="tablelog.rules.bid_and_challenge",
