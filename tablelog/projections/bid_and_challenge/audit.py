@@ -30,6 +30,10 @@ def _card_list(state: BidAndChallengeState, pairs: list[tuple[str, str]]) -> str
     return f"{named} = {pool_text(cards)}" if cards else "no cards"
 
 
+def _count(n: int, what: str = "card") -> str:
+    return f"{n} {what}" + ("" if n == 1 else "s")
+
+
 class BidAndChallengeAuditor:
     """The Bid & Challenge audit's walk (see `Auditor`)."""
 
@@ -98,6 +102,7 @@ class BidAndChallengeAuditor:
                 again = recomputed[0]
                 assert isinstance(again, ev.RoundResolved)
                 differs("power_applied", event.power_applied, again.power_applied)
+                differs("power_void", event.power_void, again.power_void)
                 self.following[event.conflict] = recomputed[1:]
             case ev.Passed():
                 differs("passes", event.passes, state.scenes[event.conflict].passes + 1)
@@ -133,7 +138,7 @@ class BidAndChallengeAuditor:
                     seq,
                     "bid",
                     f"{event.active} bids {event.description!r} with {cards} "
-                    f"({len(event.cards)} cards; Flow {bidder.flow}); if it wins: "
+                    f"({_count(len(event.cards))}; Flow {bidder.flow}); if it wins: "
                     f"{power_text(event.power)}",
                     cards=len(event.cards),
                     flow=bidder.flow,
@@ -144,13 +149,14 @@ class BidAndChallengeAuditor:
                 owner = {"own": event.challenger, "universe": ev.UNIVERSE}
                 pairs = [(owner[c.source], c.card_id) for c in event.cards]
                 limit = len(scene.current.bid.cards)
+                power = f"; if it wins: {power_text(event.power)}" if event.power else ""
                 here.note(
                     title,
                     seq,
                     "challenge",
                     f"{event.challenger} challenges {event.description!r} with "
-                    f"{_card_list(state, pairs)} ({len(pairs)} cards; at most {limit}, the "
-                    "bid's count)",
+                    f"{_card_list(state, pairs)} ({_count(len(pairs))}; at most {limit}, the "
+                    f"bid's count){power}",
                     cards=len(pairs),
                     limit=limit,
                 )
@@ -162,8 +168,8 @@ class BidAndChallengeAuditor:
                     seq,
                     "push",
                     f"{event.active} pushes {event.revised_description!r}, rotating {cards} "
-                    f"({len(event.cards)} extra cards, at most Flow {flow}); lost if the bid "
-                    "loses",
+                    f"({_count(len(event.cards), 'extra card')}, at most Flow {flow}); "
+                    "lost if the bid loses",
                     cards=len(event.cards),
                     flow=flow,
                 )
@@ -190,7 +196,8 @@ class BidAndChallengeAuditor:
                     title,
                     seq,
                     "outcome",
-                    f"{event.winner} wins and narrates: {event.rule}{back}",
+                    f"{event.winner} wins and narrates: {event.rule}{back}"
+                    + (f"; {event.power_void}" if event.power_void else ""),
                     winner=event.winner,
                     loser=event.loser,
                     active_total=event.active_total,

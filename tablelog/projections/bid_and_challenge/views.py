@@ -133,6 +133,7 @@ def round_view(rnd: Round) -> dict[str, Any]:
         "winner": resolved.winner if resolved else None,
         "loser": resolved.loser if resolved else None,
         "rule": resolved.rule if resolved else None,
+        "power_void": resolved.power_void if resolved else "",
         "moves": [
             {"card": m.card_id, "owner": m.owner, "from": m.from_, "to": m.to, "reason": m.reason}
             for m in rnd.moves

@@ -157,10 +157,10 @@ def settle(
     power = rnd.bid.power if not active_lost else None
     if active_lost and rnd.challenge is not None:
         power = rnd.challenge.power
-    effects = (
+    effects, void = (
         powers.apply(state, power, decision.winner, scene.key, rnd.number, zones)
         if power is not None
-        else []
+        else ([], "")
     )
     resolved = ev.RoundResolved(
         conflict=scene.key,
@@ -171,6 +171,7 @@ def settle(
         challenger_total=totals.get("challenger"),
         rule=decision.rule,
         power_applied=bool(effects),
+        power_void=void,
     )
     following = ev.RoundStarted(
         conflict=scene.key, round=rnd.number + 1, active=next_active(scene.seating, rnd.active)
