@@ -21,7 +21,8 @@ from tablelog.rules.bid_and_challenge.cards import decide_round, pool_text, sum_
 from tablelog.rules.bid_and_challenge.resolve import settle, side_cards
 from tablelog.rules.bid_and_challenge.state import BidAndChallengeState
 
-_COLUMNS = ["side", "character", "cards", "faces", "total"]
+# `mods` beside `faces`, so a row adds up to its total on its own (faces 4 2 1, mods +3: 10).
+_COLUMNS = ["side", "character", "cards", "faces", "mods", "total"]
 
 
 def _card_list(state: BidAndChallengeState, pairs: list[tuple[str, str]]) -> str:
@@ -178,7 +179,8 @@ class BidAndChallengeAuditor:
                 rows = section.table.rows if section.table else []
                 faces = " ".join(str(f) for r in event.rolls for f in r.faces) or "-"
                 cards = ", ".join(r.card_id for r in event.rolls)
-                row = [event.side, event.character, cards, faces, str(event.total)]
+                mods = f"{sum(r.mod for r in event.rolls):+d}"
+                row = [event.side, event.character, cards, faces, mods, str(event.total)]
                 section.table = Table(columns=_COLUMNS, rows=[*rows, row])
                 here.note(
                     title,

@@ -121,13 +121,17 @@ ROWS: list[tuple[str, list[Command], Command, str, str]] = [
     ("impossible face", PUSHED, roll([4, 2, 7], [5, 6]), "bad-face", "a d6 shows 1 to 6; got 7"),
     ("the table expected another winner", PUSHED,
      c.Roll(conflict=None, active_faces=[4, 2, 1], challenger_faces=[5, 6], expect_winner="Anna"),
-     "unexpected-result", "the faces give totals [10, 12] (active, challenger), so ben 12 beats "
-     "anna 10; expected anna to win"),
+     "unexpected-result", "the faces give totals 10 (active) and 12 (challenger), so ben 12 "
+     "beats anna 10; expected anna to win"),
     ("the table expected other totals", PUSHED,
      c.Roll(conflict=None, active_faces=[4, 2, 1], challenger_faces=[5, 6],
             expect_totals=[10, 11]),
-     "unexpected-result", "the faces give totals [10, 12] (active, challenger), so ben 12 beats "
-     "anna 10; expected totals [10, 11]"),
+     "unexpected-result", "the faces give totals 10 (active) and 12 (challenger), so ben 12 "
+     "beats anna 10; expected totals 10 (active) and 11 (challenger)"),
+    ("the table expected one total", PUSHED,
+     c.Roll(conflict=None, active_faces=[4, 2, 1], challenger_faces=[5, 6], expect_totals=[10]),
+     "bad-values", "the expected totals are two numbers, the active side's and the "
+     "challenger's (e.g. 10,12); got 1"),
     ("no such scene", SEATED, c.Pass(conflict="s9", player="Anna"), "unknown-conflict",
      "there is no scene 's9' (scenes: s1)"),
     ("no scene open", DECKS_ONLY, pass_("Anna"), "no-conflict",
