@@ -16,7 +16,7 @@ from tablelog.rules.bid_and_challenge import lookup
 from tablelog.rules.bid_and_challenge.lookup import ZONE_WORD as ZONE
 from tablelog.rules.bid_and_challenge.people import new_universe_card
 from tablelog.rules.bid_and_challenge.state import BidAndChallengeState, Character
-from tablelog.rules.names import player_name
+from tablelog.rules.names import campaign_key, player_name
 from tablelog.rules.text import text_of
 
 _FIELDS = {
@@ -75,10 +75,17 @@ def power_of(state: BidAndChallengeState, spec: c.PowerSpec, bidder: Character) 
                     "the detail power names the detail and its text", code="no-detail"
                 )
             key = player_name(spec.detail, "detail id")
-            known = state.details.get(key)
-            if known is not None:
+            defined = defined_as(state, key)
+            if defined is not None:
+                known = state.details[defined]
+                alike = (
+                    ""
+                    if defined == key
+                    else f" ({key} is that id: ids that differ only in case or punctuation are one)"
+                )
                 raise RuleViolation(
-                    f"detail {key} was defined by {known.by}; details cannot be redefined",
+                    f"detail {defined} was defined by {known.by}; details cannot be "
+                    f"redefined{alike}",
                     code="detail-defined",
                 )
             return ev.Power(type="detail", detail_id=key, text=text_of(spec.text, "a detail"))
@@ -88,6 +95,13 @@ def power_of(state: BidAndChallengeState, spec: c.PowerSpec, bidder: Character) 
                     "the universe_card power names the new card (NAME:NdS+M)", code="no-card"
                 )
             return ev.Power(type="universe_card", card=new_universe_card(state, spec.card))
+
+
+def defined_as(state: BidAndChallengeState, detail_id: str) -> str | None:
+    """The defined detail `detail_id` names, if any. Ids are compared as campaign names are
+    (letters and digits, any case), so `gate_open` cannot redefine `gate-open`."""
+    wanted = campaign_key(detail_id)
+    return next((key for key in state.details if campaign_key(key) == wanted), None)
 
 
 def apply(
@@ -135,10 +149,11 @@ def apply(
         case "detail":
             assert power.detail_id is not None
             assert power.text is not None
-            known = state.details.get(power.detail_id)
-            if known is not None:
+            defined = defined_as(state, power.detail_id)
+            if defined is not None:
+                known = state.details[defined]
                 return [], (
-                    f"the power does nothing: detail {power.detail_id} was defined by "
+                    f"the power does nothing: detail {defined} was defined by "
                     f"{known.by} in scene {known.conflict} since the bid"
                 )
             return [

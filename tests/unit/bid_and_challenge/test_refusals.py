@@ -58,6 +58,10 @@ ROWS: list[tuple[str, list[Command], Command, str, str]] = [
      "card Brawn is given twice"),
     ("detail redefined", DEFINED, bid("Ben", "Sneak", spec=DETAIL), "detail-defined",
      "detail gate-open was defined by anna; details cannot be redefined"),
+    ("detail redefined under another spelling", DEFINED,
+     bid("Ben", "Sneak", spec=power("detail", detail="Gate_Open", text="shut")),
+     "detail-defined", "detail gate-open was defined by anna; details cannot be redefined "
+     "(gate_open is that id: ids that differ only in case or punctuation are one)"),
     ("restore over Flow", ANNA_AGAIN,
      bid("Anna", "Brawn", spec=power("restore", target="Anna", cards=["a", "b", "c", "d"])),
      "restore-limit", "restore power moves at most Flow (3) cards and at least 1; got 4"),

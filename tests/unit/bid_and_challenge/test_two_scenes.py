@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
+import pytest
 
 from tablelog.commands.audit import account_of
 from tablelog.commands.reads import show
@@ -61,20 +62,23 @@ def notes(table: Table) -> list[str]:
     return [n.text for chapter in account.conflicts for s in chapter.sections for n in s.notes]
 
 
+@pytest.mark.parametrize("spelling", ["the-bridge", "The_Bridge"])
 def test_a_detail_defined_meanwhile_by_another_scene_is_not_redefined_and_the_winner_is_told(
-    new: Tables,
+    new: Tables, spelling: str
 ) -> None:
-    bridge = power("detail", detail="bridge", text="the bridge is out")
+    bridge = power("detail", detail="the-bridge", text="the bridge is out")
     table = two_scenes(new).given(
         in_scene("s1", bid("Anna", "Brawn", spec=bridge)),
-        in_scene("s2", bid("Dan", "Fist", spec=power("detail", detail="bridge", text="intact"))),
+        in_scene("s2", bid("Dan", "Fist", spec=power("detail", detail=spelling, text="intact"))),
         in_scene("s1", pass_("Ben")),  # Anna's bid wins unchallenged: bridge is defined
     )
     events = table.when(in_scene("s2", pass_("Eve")))
     resolved = only(events, ev.RoundResolved)
-    void = "the power does nothing: detail bridge was defined by anna in scene s1 since the bid"
+    void = "the power does nothing: detail the-bridge was defined by anna in scene s1 since the bid"
     assert (resolved.winner, resolved.power_applied, resolved.power_void) == ("dan", False, void)
-    assert table.state.details["bridge"].text == "the bridge is out"
+    assert {k: d.text for k, d in table.state.details.items()} == {
+        "the-bridge": "the bridge is out"
+    }
     assert describe(resolved).endswith(f"; {void}")
     assert f"  {void}" in shown(table, "s2")
     assert any(note.endswith(void) for note in notes(table))
