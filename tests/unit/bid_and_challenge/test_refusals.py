@@ -97,7 +97,7 @@ ROWS: list[tuple[str, list[Command], Command, str, str]] = [
      "it is cara's turn to accept or pass the challenge; not ben's"),
     ("challenge over the bid's count", ONE_CARD_BID,
      challenge("Cara", universe=["Storm", "Crowd"]), "challenge-limit",
-     "challenger may commit at most 1 cards (the bid's count); got 2"),
+     "challenger may commit at most 1 card (the bid's count); got 2"),
     ("challenge with no card", BID, challenge("Cara"), "min-challenge",
      "a challenge commits at least 1 card (own or universe); got 0"),
     ("a universe card as one's own", BID, challenge("Cara", "Storm"), "unknown-card",
