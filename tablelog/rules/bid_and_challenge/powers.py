@@ -139,12 +139,12 @@ def apply(
                         )
                     )
                 else:
-                    missed.append(f"{target.cards[key].name} is in {ZONE[now]}")
+                    missed.append(f"{target.cards[key].name} (in {ZONE[now]})")
             if not missed:
                 return moves, ""
             return moves, (
-                f"the {power.type} power leaves {'; '.join(missed)}, not in "
-                f"{power.target}'s {ZONE[source]} (moved in another scene since the bid)"
+                f"the {power.type} power cannot move {', '.join(missed)}: not in "
+                f"{power.target}'s {ZONE[source]} any more (another scene moved it since the bid)"
             )
         case "detail":
             assert power.detail_id is not None

@@ -96,8 +96,8 @@ def test_a_struck_card_committed_in_another_scene_stays_and_the_winner_is_told(
     resolved = only(events, ev.RoundResolved)
     assert resolved.power_applied is False
     assert resolved.power_void == (
-        "the strike power leaves Kick is in Play, not in dan's Deck "
-        "(moved in another scene since the bid)"
+        "the strike power cannot move Kick (in Play): not in dan's Deck any more "
+        "(another scene moved it since the bid)"
     )
     assert table.zone("Dan", "play") == ["kick"]
     assert resolved.power_void in " ".join(shown(table, "s1"))
@@ -131,8 +131,8 @@ def test_a_restore_moves_what_is_still_in_discard_and_names_what_is_not(new: Tab
     assert moved == ["mind"]
     assert (resolved.power_applied, resolved.power_void) == (
         True,
-        "the restore power leaves Sneak is in Deck, not in ben's Discard "
-        "(moved in another scene since the bid)",
+        "the restore power cannot move Sneak (in Deck): not in ben's Discard any more "
+        "(another scene moved it since the bid)",
     )
 
 
