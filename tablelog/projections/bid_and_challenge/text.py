@@ -69,10 +69,8 @@ def describe(event: Event) -> str:
             power = f" ({power_text(event.power)})" if event.power is not None else ""
             return f"{event.challenger} challenges {event.description!r} with {cards}{power}"
         case ev.Pushed():
-            return (
-                f"{event.active} pushes {event.revised_description!r} with "
-                f"{', '.join(event.cards) or 'no extra cards'} (rotated)"
-            )
+            cards = f"{', '.join(event.cards)} (rotated)" if event.cards else "no extra cards"
+            return f"{event.active} pushes {event.revised_description!r} with {cards}"
         case ev.DiceRolled():
             return f"{event.character} ({event.side}) rolls {sum_text(event.rolls)}"
         case ev.RoundResolved():
