@@ -310,6 +310,8 @@ def roll(
 ) -> None:
     """Roll the dice of every committed card (or record the faces rolled at the table, card by
     card in the order committed); the higher total wins, ties go to the active player.
+    Through the service the active player rolls with managed dice; recorded faces (both
+    sides') are the GM's to record.
 
     Example: `tablelog bid-and-challenge roll s1`, or with option dice=recorded
     `tablelog bid-and-challenge roll s1 --active 4,2,1 --challenger 5,6`
