@@ -5,8 +5,8 @@ challenges, pushes and, with managed dice, rolls its own bid. The GM runs the ca
 universe deck, deaths, ending a scene, and recording the faces rolled at the table, since a
 recorded roll carries both sides' faces), acts for its own characters, and may register a deck
 for a player, open a scene, pass (or decline) and roll for anyone, so that a silent player
-never blocks the table. Names the state
-does not know are let through: `decide` then refuses them with its own sentence.
+never blocks the table. Names the state does not know are let through: `decide` then refuses
+them with its own sentence.
 """
 
 from __future__ import annotations
