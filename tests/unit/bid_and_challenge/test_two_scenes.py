@@ -33,6 +33,7 @@ from tests.unit.bid_and_challenge.table import (
     only,
     pass_,
     power,
+    push,
     roll,
 )
 
@@ -109,13 +110,11 @@ def test_a_restore_moves_what_is_still_in_discard_and_names_what_is_not(new: Tab
     table = two_scenes(new).given(
         in_scene("s1", bid("Anna", "Brawn")),
         in_scene("s1", challenge("Ben", "Dodge")),
-        in_scene("s1", c.Push(conflict="s1", active="Anna", description="on", cards=["Sword"])),
+        in_scene("s1", push("Anna", "Sword")),
         in_scene("s1", roll([6, 6], [1])),  # Anna wins; round 2: Ben active
         in_scene("s1", bid("Ben", "Dodge", spec=power("detail", detail="moat", text="deep"))),
         in_scene("s1", challenge("Anna", "Brawn")),
-        in_scene(
-            "s1", c.Push(conflict="s1", active="Ben", description="on", cards=["Sneak", "Mind"])
-        ),
+        in_scene("s1", push("Ben", "Sneak", "Mind")),
         in_scene("s1", roll([1, 1, 1], [6])),  # Ben loses: Sneak and Mind go to Discard
     )
     assert table.zone("Ben", "discard") == ["mind", "sneak"]
