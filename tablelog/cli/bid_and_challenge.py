@@ -8,7 +8,6 @@ from typing import Annotated
 import typer
 
 from tablelog.cli.options import CampaignOption, JsonOption
-from tablelog.cli.options import ConflictArg as Scene
 from tablelog.cli.play import open_conflict, run
 from tablelog.errors import InvalidInput
 from tablelog.rules.bid_and_challenge import commands as c
@@ -22,6 +21,7 @@ app = typer.Typer(
 )
 
 RULESET = "bid-and-challenge"
+Scene = Annotated[str, typer.Argument(help="The scene's id, printed by `open` (e.g. s1).")]
 Character = Annotated[str, typer.Argument(help="A character (a seat of the scene).")]
 Cards = Annotated[
     list[str] | None,
@@ -65,14 +65,16 @@ def power_spec(
     detail: str | None,
     text: str | None,
     new_card: str | None,
+    rule: str = "a bid names exactly one power",
 ) -> c.PowerSpec | None:
-    """The one power the options name, or None when they name none."""
+    """The one power the options name, or None when they name none (`rule`: the limit, in the
+    words of whoever names it)."""
     named = [o for o, v in (("--restore", restore), ("--strike", strike)) if v is not None]
     named += ["--detail"] if detail is not None or text is not None else []
     named += ["--new-card"] if new_card is not None else []
     if len(named) > 1:
         raise InvalidInput(
-            f"a bid names exactly one power; got {len(named)} ({', '.join(named)})",
+            f"{rule}; got {len(named)} ({', '.join(named)})",
             code="one-power",
         )
     if restore is not None:
@@ -143,7 +145,7 @@ def universe(
 @app.command("die")
 def die(
     ctx: typer.Context,
-    name: Character,
+    name: Annotated[str, typer.Argument(help="The character who dies (outside any open scene).")],
     text: Annotated[str, typer.Option("--text", help="How, for the log.")] = "",
     campaign: CampaignOption = None,
 ) -> None:
@@ -257,7 +259,9 @@ def challenge(
         description=description,
         cards=card or [],
         universe=universe_card or [],
-        power=power_spec(restore, strike, detail, text, new_card),
+        power=power_spec(
+            restore, strike, detail, text, new_card, rule="a challenge names at most one power"
+        ),
     )
     run(ctx, campaign, command, ruleset=RULESET)
 
@@ -306,6 +310,8 @@ def roll(
 ) -> None:
     """Roll the dice of every committed card (or record the faces rolled at the table, card by
     card in the order committed); the higher total wins, ties go to the active player.
+    Through the service the active player rolls with managed dice; recorded faces (both
+    sides') are the GM's to record.
 
     Example: `tablelog bid-and-challenge roll s1`, or with option dice=recorded
     `tablelog bid-and-challenge roll s1 --active 4,2,1 --challenger 5,6`

@@ -176,6 +176,9 @@ class RoundResolved(Event, frozen=True, tag="bc.round_resolved"):
     challenger_total: int | None
     rule: str  # the rule that decided it, in words
     power_applied: bool
+    # What of the winner's power could not be done, in words ("" when all of it was): another
+    # open scene moved its card, or defined its detail or universe card, since the bid.
+    power_void: str = ""
 
 
 @registered

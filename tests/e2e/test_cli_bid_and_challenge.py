@@ -195,3 +195,25 @@ def test_every_command_has_help_with_an_example(tmp_path: Path) -> None:
         "end",
     ):
         assert "Example:" in ok(run(tmp_path, BC, command, "--help")), command
+
+
+def test_a_newcomer_reads_scene_ids_and_a_challenge_power_as_they_are(tmp_path: Path) -> None:
+    """Scene arguments say `s1` (the ids `open` prints), and with challenger_power=true a
+    challenge's power is refused in a challenge's words and shown in its log line."""
+    for command in ("bid", "pass", "challenge", "push", "roll", "end"):
+        assert "(e.g. s1)" in ok(run(tmp_path, BC, command, "--help")), command
+
+    def tl(*args: str) -> subprocess.CompletedProcess[str]:
+        return run(tmp_path, *args)
+
+    ok(tl("campaign", "create", "keep", "-r", BC, "-o", "challenger_power=true"))
+    ok(tl(BC, "deck", "anna", "Anna", "--flow", "2", *cards("Brawn:1d6+2", "Sword:1d6")))
+    ok(tl(BC, "deck", "ben", "Ben", "--flow", "2", *cards("Dodge:1d6+1")))
+    ok(tl(BC, "open", "anna", "ben", "--asked-by", "anna"))
+    ok(tl(BC, "bid", "s1", "anna", "I climb", "-k", "Brawn", "--detail", "wall", "--text", "up"))
+    two = ("--strike", "anna:Sword", "--detail", "rope", "--text", "cut")
+    assert refused(tl(BC, "challenge", "s1", "ben", "No", "-k", "Dodge", *two)) == (
+        "one-power: a challenge names at most one power; got 2 (--strike, --detail)"
+    )
+    out = ok(tl(BC, "challenge", "s1", "ben", "No", "-k", "Dodge", "--strike", "anna:Sword"))
+    assert "ben challenges 'No' with dodge (strike sword from anna's Deck to Discard)" in out

@@ -3,8 +3,9 @@ SQLite and PostgreSQL, played with the CLI client (`--server URL --access-token 
 HTTP: BC-1 and BC-2 of rules/bid-and-challenge.md as one scene.
 
 Who may do what (tablelog/rules/bid_and_challenge/authority.py): a player acts only for its own
-character (its deck, asking for a scene, bid, pass, challenge, push, and the roll of its own
-bid); the GM runs the universe deck, deaths and the end of a scene, and may register a deck,
+character (its deck, asking for a scene, bid, pass, challenge, push, and with managed dice the
+roll of its own bid); the GM runs the universe deck, deaths and the end of a scene, records
+the faces of a roll with recorded dice (they are both sides' faces), and may register a deck,
 open a scene, pass and roll for anyone so that a silent player never blocks the table; an
 observer only reads. Nothing is hidden in this game: every reader sees every card and roll.
 """
@@ -104,8 +105,13 @@ def test_a_scene_through_the_service(service: Service) -> None:  # noqa: F811
         table.refuse(ben, f"{S1}/pushes", push, 403, "not-yours")
         table.write(anna, f"{S1}/pushes", push)
         faces = {"active_faces": [4, 2, 1], "challenger_faces": [5, 6]}
-        table.refuse(ben, f"{S1}/rolls", faces, 403, "not-yours")  # Anna's bid is hers to roll
-        table.write(anna, f"{S1}/rolls", faces)
+        # Recorded dice: one roll carries both sides' faces, so neither side records it (Anna
+        # would be choosing Ben's dice); the GM records what the table rolled.
+        for player in (anna, ben):
+            assert table.refuse(player, f"{S1}/rolls", faces, 403, "gm-only").startswith(
+                "only the GM may do this"
+            )
+        table.write(gm, f"{S1}/rolls", faces)
 
         # BC-2: Ben strikes Sword; Anna challenges; the GM rolls for a silent Ben.
         strike = {"type": "strike", "target": "anna", "cards": ["Sword"]}

@@ -21,13 +21,18 @@ from tablelog.rules.bid_and_challenge.cards import decide_round, pool_text, sum_
 from tablelog.rules.bid_and_challenge.resolve import settle, side_cards
 from tablelog.rules.bid_and_challenge.state import BidAndChallengeState
 
-_COLUMNS = ["side", "character", "cards", "faces", "total"]
+# `mods` beside `faces`, so a row adds up to its total on its own (faces 4 2 1, mods +3: 10).
+_COLUMNS = ["side", "character", "cards", "faces", "mods", "total"]
 
 
 def _card_list(state: BidAndChallengeState, pairs: list[tuple[str, str]]) -> str:
     cards = [state.holder(owner).cards[card] for owner, card in pairs]
     named = " + ".join(f"{c.name}" for c in cards)
     return f"{named} = {pool_text(cards)}" if cards else "no cards"
+
+
+def _count(n: int, what: str = "card") -> str:
+    return f"{n} {what}" + ("" if n == 1 else "s")
 
 
 class BidAndChallengeAuditor:
@@ -97,6 +102,7 @@ class BidAndChallengeAuditor:
                 recomputed = settle(state, state.scenes[event.conflict], rolled)
                 again = recomputed[0]
                 assert isinstance(again, ev.RoundResolved)
+                # `power_void` is words, like `rule`, and older logs lack it: not compared.
                 differs("power_applied", event.power_applied, again.power_applied)
                 self.following[event.conflict] = recomputed[1:]
             case ev.Passed():
@@ -133,7 +139,7 @@ class BidAndChallengeAuditor:
                     seq,
                     "bid",
                     f"{event.active} bids {event.description!r} with {cards} "
-                    f"({len(event.cards)} cards; Flow {bidder.flow}); if it wins: "
+                    f"({_count(len(event.cards))}; Flow {bidder.flow}); if it wins: "
                     f"{power_text(event.power)}",
                     cards=len(event.cards),
                     flow=bidder.flow,
@@ -144,13 +150,14 @@ class BidAndChallengeAuditor:
                 owner = {"own": event.challenger, "universe": ev.UNIVERSE}
                 pairs = [(owner[c.source], c.card_id) for c in event.cards]
                 limit = len(scene.current.bid.cards)
+                power = f"; if it wins: {power_text(event.power)}" if event.power else ""
                 here.note(
                     title,
                     seq,
                     "challenge",
                     f"{event.challenger} challenges {event.description!r} with "
-                    f"{_card_list(state, pairs)} ({len(pairs)} cards; at most {limit}, the "
-                    "bid's count)",
+                    f"{_card_list(state, pairs)} ({_count(len(pairs))}; at most {limit}, the "
+                    f"bid's count){power}",
                     cards=len(pairs),
                     limit=limit,
                 )
@@ -162,8 +169,8 @@ class BidAndChallengeAuditor:
                     seq,
                     "push",
                     f"{event.active} pushes {event.revised_description!r}, rotating {cards} "
-                    f"({len(event.cards)} extra cards, at most Flow {flow}); lost if the bid "
-                    "loses",
+                    f"({_count(len(event.cards), 'extra card')}, at most Flow {flow}); "
+                    "lost if the bid loses",
                     cards=len(event.cards),
                     flow=flow,
                 )
@@ -172,7 +179,8 @@ class BidAndChallengeAuditor:
                 rows = section.table.rows if section.table else []
                 faces = " ".join(str(f) for r in event.rolls for f in r.faces) or "-"
                 cards = ", ".join(r.card_id for r in event.rolls)
-                row = [event.side, event.character, cards, faces, str(event.total)]
+                mods = f"{sum(r.mod for r in event.rolls):+d}"
+                row = [event.side, event.character, cards, faces, mods, str(event.total)]
                 section.table = Table(columns=_COLUMNS, rows=[*rows, row])
                 here.note(
                     title,
@@ -190,7 +198,8 @@ class BidAndChallengeAuditor:
                     title,
                     seq,
                     "outcome",
-                    f"{event.winner} wins and narrates: {event.rule}{back}",
+                    f"{event.winner} wins and narrates: {event.rule}{back}"
+                    + (f"; {event.power_void}" if event.power_void else ""),
                     winner=event.winner,
                     loser=event.loser,
                     active_total=event.active_total,

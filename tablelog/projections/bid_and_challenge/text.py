@@ -9,9 +9,8 @@ import msgspec
 from tablelog.events import bid_and_challenge as ev
 from tablelog.events.base import Event
 from tablelog.rules.bid_and_challenge.cards import sum_text, value_text
+from tablelog.rules.bid_and_challenge.lookup import ZONE_WORD as ZONE
 from tablelog.rules.bid_and_challenge.state import BidAndChallengeState
-
-ZONE = {"deck": "Deck", "play": "Play", "discard": "Discard"}
 
 
 def power_text(power: ev.Power | None) -> str:
@@ -67,16 +66,16 @@ def describe(event: Event) -> str:
             cards = ", ".join(
                 c.card_id + (" (universe)" if c.source == "universe" else "") for c in event.cards
             )
-            return f"{event.challenger} challenges {event.description!r} with {cards}"
+            power = f" ({power_text(event.power)})" if event.power is not None else ""
+            return f"{event.challenger} challenges {event.description!r} with {cards}{power}"
         case ev.Pushed():
-            return (
-                f"{event.active} pushes {event.revised_description!r} with "
-                f"{', '.join(event.cards) or 'no extra cards'} (rotated)"
-            )
+            cards = f"{', '.join(event.cards)} (rotated)" if event.cards else "no extra cards"
+            return f"{event.active} pushes {event.revised_description!r} with {cards}"
         case ev.DiceRolled():
             return f"{event.character} ({event.side}) rolls {sum_text(event.rolls)}"
         case ev.RoundResolved():
-            return f"round {event.round}: {event.winner} wins ({event.rule})"
+            void = f"; {event.power_void}" if event.power_void else ""
+            return f"round {event.round}: {event.winner} wins ({event.rule}){void}"
         case ev.CardMoved():
             whose = "the universe" if event.owner == ev.UNIVERSE else event.owner
             return (
@@ -153,7 +152,9 @@ def show_lines(state: BidAndChallengeState, view: dict[str, Any]) -> list[str]:
                 _named(state, who if c["source"] == "own" else ev.UNIVERSE, c["card"])
                 for c in ch["cards"]
             )
-            lines.append(f"  {who} challenges {ch['description']!r} with {cards}")
+            power = ch["power"]
+            won = f"; if it wins: {power_text(msgspec.convert(power, ev.Power))}" if power else ""
+            lines.append(f"  {who} challenges {ch['description']!r} with {cards}{won}")
         if rnd["push"]:
             cards = ", ".join(_named(state, active, k) for k in rnd["push"]["cards"])
             lines.append(f"  push {rnd['push']['description']!r} with {cards or 'no cards'}")
@@ -162,6 +163,8 @@ def show_lines(state: BidAndChallengeState, view: dict[str, Any]) -> list[str]:
                 lines.append(f"  {roll['character']} ({side}) rolls {_roll_text(roll)}")
         if rnd["winner"]:
             lines.append(f"  {rnd['winner']} wins: {rnd['rule']}")
+        if rnd["power_void"]:
+            lines.append(f"  {rnd['power_void']}")
         for move in rnd["moves"]:
             if move["reason"] != "return":
                 lines.append(

@@ -74,10 +74,19 @@ def summary(scene: Scene) -> dict[str, Any]:
         "active": rnd.active if rnd else None,
         "phase": rnd.phase if rnd else "ended",
         "waiting_for": lookup.waiting_for(scene),
+        "offer": _offer(rnd),
         "passes": scene.passes,
         "ended": scene.ended_reason or None,
         "beats": scene.beats(),
     }
+
+
+def _offer(rnd: Round | None) -> dict[str, Any] | None:
+    """The challenge offer under way: who answers it, the how-manieth of how many asked
+    (rules/bid-and-challenge.md's "challenge-offer i of n"); None outside one."""
+    if rnd is None or rnd.asked is None:
+        return None
+    return {"asked": rnd.asked, "at": len(rnd.declined) + 1, "of": len(rnd.offers)}
 
 
 def show(state: BidAndChallengeState, given: str | None, viewer: str | None) -> dict[str, Any]:
@@ -133,6 +142,7 @@ def round_view(rnd: Round) -> dict[str, Any]:
         "winner": resolved.winner if resolved else None,
         "loser": resolved.loser if resolved else None,
         "rule": resolved.rule if resolved else None,
+        "power_void": resolved.power_void if resolved else "",
         "moves": [
             {"card": m.card_id, "owner": m.owner, "from": m.from_, "to": m.to, "reason": m.reason}
             for m in rnd.moves

@@ -1,10 +1,12 @@
 """Who may issue each Bid & Challenge command through the service.
 
 A player acts only for its own characters: registers its deck, asks for a scene, bids, passes,
-challenges and pushes. The GM runs the campaign (the universe deck, deaths, ending a scene),
-acts for its own characters, and may register a deck for a player, open a scene, pass (or
-decline) and roll for anyone, so that a silent player never blocks the table. Names the state
-does not know are let through: `decide` then refuses them with its own sentence.
+challenges, pushes and, with managed dice, rolls its own bid. The GM runs the campaign (the
+universe deck, deaths, ending a scene, and recording the faces rolled at the table, since a
+recorded roll carries both sides' faces), acts for its own characters, and may register a deck
+for a player, open a scene, pass (or decline) and roll for anyone, so that a silent player
+never blocks the table. Names the state does not know are let through: `decide` then refuses
+them with its own sentence.
 """
 
 from __future__ import annotations
@@ -55,6 +57,10 @@ def acting(state: BidAndChallengeState, command: Command) -> str | None:
         case c.Challenge():
             return _player_of(state, command.challenger)
         case c.Roll():
+            if state.options.dice == "recorded":
+                # The faces of both sides travel in one roll: a player who recorded them would
+                # be choosing the other side's dice. The GM records what the table rolled.
+                return GM
             try:
                 return _player_of(state, lookup.scene(state, command.conflict).current.active)
             except (TablelogError, IndexError):

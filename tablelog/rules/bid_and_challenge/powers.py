@@ -13,9 +13,10 @@ from tablelog.events import bid_and_challenge as ev
 from tablelog.events.base import Event
 from tablelog.rules.bid_and_challenge import commands as c
 from tablelog.rules.bid_and_challenge import lookup
+from tablelog.rules.bid_and_challenge.lookup import ZONE_WORD as ZONE
 from tablelog.rules.bid_and_challenge.people import new_universe_card
 from tablelog.rules.bid_and_challenge.state import BidAndChallengeState, Character
-from tablelog.rules.names import player_name
+from tablelog.rules.names import campaign_key, player_name
 from tablelog.rules.text import text_of
 
 _FIELDS = {
@@ -74,10 +75,17 @@ def power_of(state: BidAndChallengeState, spec: c.PowerSpec, bidder: Character) 
                     "the detail power names the detail and its text", code="no-detail"
                 )
             key = player_name(spec.detail, "detail id")
-            known = state.details.get(key)
-            if known is not None:
+            defined = defined_as(state, key)
+            if defined is not None:
+                known = state.details[defined]
+                alike = (
+                    ""
+                    if defined == key
+                    else f" ({key} is that id: ids that differ only in case or punctuation are one)"
+                )
                 raise RuleViolation(
-                    f"detail {key} was defined by {known.by}; details cannot be redefined",
+                    f"detail {defined} was defined by {known.by}; details cannot be "
+                    f"redefined{alike}",
                     code="detail-defined",
                 )
             return ev.Power(type="detail", detail_id=key, text=text_of(spec.text, "a detail"))
@@ -89,6 +97,13 @@ def power_of(state: BidAndChallengeState, spec: c.PowerSpec, bidder: Character) 
             return ev.Power(type="universe_card", card=new_universe_card(state, spec.card))
 
 
+def defined_as(state: BidAndChallengeState, detail_id: str) -> str | None:
+    """The defined detail `detail_id` names, if any. Ids are compared as campaign names are
+    (letters and digits, any case), so `gate_open` cannot redefine `gate-open`."""
+    wanted = campaign_key(detail_id)
+    return next((key for key in state.details if campaign_key(key) == wanted), None)
+
+
 def apply(
     state: BidAndChallengeState,
     power: ev.Power,
@@ -96,40 +111,62 @@ def apply(
     scene: str,
     number: int,
     zones: Mapping[tuple[str, str], ev.Zone],
-) -> list[Event]:
-    """The power's events, on `zones` ((owner, card) -> zone after the round's returns). A
-    card no longer where the power needs it, a detail or a universe card defined meanwhile by
-    another scene, is left as it is: the power has nothing more to do there."""
+) -> tuple[list[Event], str]:
+    """The power's events, on `zones` ((owner, card) -> zone after the round's returns), and
+    what it could not do, in words ("" when it did everything). Another open scene may have
+    moved a card, defined the detail or created the universe card since the bid was made: that
+    part of the power is left undone, and the resolution says why, so nobody is left guessing
+    why a won bid changed nothing."""
     match power.type:
         case "restore" | "strike":
             assert power.target is not None
             source: ev.Zone = "discard" if power.type == "restore" else "deck"
             to: ev.Zone = "deck" if power.type == "restore" else "discard"
-            return [
-                ev.CardMoved(
-                    conflict=scene,
-                    card_id=card,
-                    owner=power.target,
-                    from_=source,
-                    to=to,
-                    reason="bid_power",
-                )
-                for card in power.cards
-                if zones.get((power.target, card), state.holder(power.target).zones[card]) == source
-            ]
+            target = state.holder(power.target)
+            moves: list[Event] = []
+            missed: list[str] = []
+            for key in power.cards:
+                now = zones.get((power.target, key), target.zones[key])
+                if now == source:
+                    moves.append(
+                        ev.CardMoved(
+                            conflict=scene,
+                            card_id=key,
+                            owner=power.target,
+                            from_=source,
+                            to=to,
+                            reason="bid_power",
+                        )
+                    )
+                else:
+                    missed.append(f"{target.cards[key].name} (in {ZONE[now]})")
+            if not missed:
+                return moves, ""
+            return moves, (
+                f"the {power.type} power cannot move {', '.join(missed)}: not in "
+                f"{power.target}'s {ZONE[source]} any more (another scene moved it since the bid)"
+            )
         case "detail":
             assert power.detail_id is not None
             assert power.text is not None
-            if power.detail_id in state.details:
-                return []
+            defined = defined_as(state, power.detail_id)
+            if defined is not None:
+                known = state.details[defined]
+                return [], (
+                    f"the power does nothing: detail {defined} was defined by "
+                    f"{known.by} in scene {known.conflict} since the bid"
+                )
             return [
                 ev.DetailDefined(conflict=scene, detail_id=power.detail_id, text=power.text, by=by)
-            ]
+            ], ""
         case "universe_card":
             card = power.card
             assert card is not None
             if card.card_id in state.universe.cards:
-                return []
+                return [], (
+                    f"the power does nothing: the universe deck has a card {card.name} "
+                    "already, created since the bid"
+                )
             return [
                 ev.UniverseCardCreated(
                     card_id=card.card_id,
@@ -140,4 +177,4 @@ def apply(
                     via_round=number,
                     conflict=scene,
                 )
-            ]
+            ], ""

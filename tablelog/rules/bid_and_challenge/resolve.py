@@ -72,23 +72,34 @@ def _as_expected(state: BidAndChallengeState, cmd: c.Roll, resolved: Event) -> N
     assert isinstance(resolved, ev.RoundResolved)
     if cmd.expect_winner is None and cmd.expect_totals is None:
         return
+    expected_totals = cmd.expect_totals
+    if expected_totals is not None and len(expected_totals) != 2:
+        raise InvalidInput(
+            "the expected totals are two numbers, the active side's and the challenger's "
+            f"(e.g. 10,12); got {len(expected_totals)}",
+            code="bad-values",
+        )
     totals = [resolved.active_total, resolved.challenger_total]
     winner = resolved.winner
     expected = cmd.expect_winner.strip().casefold() if cmd.expect_winner else winner
-    if expected != winner or (cmd.expect_totals is not None and cmd.expect_totals != totals):
-        wanted = ", ".join(
+    if expected != winner or (expected_totals is not None and expected_totals != totals):
+        wanted = " and ".join(
             part
             for part in (
                 f"{expected} to win" if cmd.expect_winner else "",
-                f"totals {cmd.expect_totals}" if cmd.expect_totals is not None else "",
+                f"totals {_pair(expected_totals)}" if expected_totals is not None else "",
             )
             if part
         )
         raise RuleViolation(
-            f"the faces give totals {totals} (active, challenger), so {resolved.rule}; "
-            f"expected {wanted}",
+            f"the faces give totals {_pair(totals)}, so {resolved.rule}; expected {wanted}",
             code="unexpected-result",
         )
+
+
+def _pair(totals: Sequence[int | None]) -> str:
+    active, challenger = totals
+    return f"{active} (active) and {challenger} (challenger)"
 
 
 def _roll_side(
@@ -157,10 +168,10 @@ def settle(
     power = rnd.bid.power if not active_lost else None
     if active_lost and rnd.challenge is not None:
         power = rnd.challenge.power
-    effects = (
+    effects, void = (
         powers.apply(state, power, decision.winner, scene.key, rnd.number, zones)
         if power is not None
-        else []
+        else ([], "")
     )
     resolved = ev.RoundResolved(
         conflict=scene.key,
@@ -171,6 +182,7 @@ def settle(
         challenger_total=totals.get("challenger"),
         rule=decision.rule,
         power_applied=bool(effects),
+        power_void=void,
     )
     following = ev.RoundStarted(
         conflict=scene.key, round=rnd.number + 1, active=next_active(scene.seating, rnd.active)

@@ -170,7 +170,8 @@ def challenge(state: BidAndChallengeState, cmd: c.Challenge) -> list[Event]:
         )
     if count > limit:
         raise RuleViolation(
-            f"challenger may commit at most {limit} cards (the bid's count); got {count}",
+            f"challenger may commit at most {limit} card{'' if limit == 1 else 's'} (the bid's "
+            f"count); got {count}",
             code="challenge-limit",
         )
     own = lookup.own_cards(state, who, cmd.cards)

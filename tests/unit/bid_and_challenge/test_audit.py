@@ -46,6 +46,17 @@ def test_a_log_the_rules_wrote_audits_clean(new: Tables) -> None:
     ) in notes
     assert "anna (active) rolls 4+2+1+3 = 10" in notes
     assert "quickwits goes from anna's Play to Discard (push lost)" in notes
+    assert (
+        "anna pushes 'I push on', rotating QuickWits = 1d6 (1 extra card, at most Flow 3); lost "
+        "if the bid loses"
+    ) in notes
+    # Each side's row adds up on its own: faces, then the cards' mods, then the total.
+    (table,) = [s.table for c in account.conflicts for s in c.sections if s.table]
+    assert table.columns == ["side", "character", "cards", "faces", "mods", "total"]
+    assert table.rows == [
+        ["active", "anna", "brawn, sword, quickwits", "4 2 1", "+3", "10"],
+        ["challenger", "ben", "dodge, storm", "5 6", "+1", "12"],
+    ]
 
 
 def _first(kind: type[Event], reason: str | None = None) -> Any:

@@ -58,6 +58,10 @@ ROWS: list[tuple[str, list[Command], Command, str, str]] = [
      "card Brawn is given twice"),
     ("detail redefined", DEFINED, bid("Ben", "Sneak", spec=DETAIL), "detail-defined",
      "detail gate-open was defined by anna; details cannot be redefined"),
+    ("detail redefined under another spelling", DEFINED,
+     bid("Ben", "Sneak", spec=power("detail", detail="Gate_Open", text="shut")),
+     "detail-defined", "detail gate-open was defined by anna; details cannot be redefined "
+     "(gate_open is that id: ids that differ only in case or punctuation are one)"),
     ("restore over Flow", ANNA_AGAIN,
      bid("Anna", "Brawn", spec=power("restore", target="Anna", cards=["a", "b", "c", "d"])),
      "restore-limit", "restore power moves at most Flow (3) cards and at least 1; got 4"),
@@ -93,7 +97,7 @@ ROWS: list[tuple[str, list[Command], Command, str, str]] = [
      "it is cara's turn to accept or pass the challenge; not ben's"),
     ("challenge over the bid's count", ONE_CARD_BID,
      challenge("Cara", universe=["Storm", "Crowd"]), "challenge-limit",
-     "challenger may commit at most 1 cards (the bid's count); got 2"),
+     "challenger may commit at most 1 card (the bid's count); got 2"),
     ("challenge with no card", BID, challenge("Cara"), "min-challenge",
      "a challenge commits at least 1 card (own or universe); got 0"),
     ("a universe card as one's own", BID, challenge("Cara", "Storm"), "unknown-card",
@@ -121,13 +125,17 @@ ROWS: list[tuple[str, list[Command], Command, str, str]] = [
     ("impossible face", PUSHED, roll([4, 2, 7], [5, 6]), "bad-face", "a d6 shows 1 to 6; got 7"),
     ("the table expected another winner", PUSHED,
      c.Roll(conflict=None, active_faces=[4, 2, 1], challenger_faces=[5, 6], expect_winner="Anna"),
-     "unexpected-result", "the faces give totals [10, 12] (active, challenger), so ben 12 beats "
-     "anna 10; expected anna to win"),
+     "unexpected-result", "the faces give totals 10 (active) and 12 (challenger), so ben 12 "
+     "beats anna 10; expected anna to win"),
     ("the table expected other totals", PUSHED,
      c.Roll(conflict=None, active_faces=[4, 2, 1], challenger_faces=[5, 6],
             expect_totals=[10, 11]),
-     "unexpected-result", "the faces give totals [10, 12] (active, challenger), so ben 12 beats "
-     "anna 10; expected totals [10, 11]"),
+     "unexpected-result", "the faces give totals 10 (active) and 12 (challenger), so ben 12 "
+     "beats anna 10; expected totals 10 (active) and 11 (challenger)"),
+    ("the table expected one total", PUSHED,
+     c.Roll(conflict=None, active_faces=[4, 2, 1], challenger_faces=[5, 6], expect_totals=[10]),
+     "bad-values", "the expected totals are two numbers, the active side's and the "
+     "challenger's (e.g. 10,12); got 1"),
     ("no such scene", SEATED, c.Pass(conflict="s9", player="Anna"), "unknown-conflict",
      "there is no scene 's9' (scenes: s1)"),
     ("no scene open", DECKS_ONLY, pass_("Anna"), "no-conflict",

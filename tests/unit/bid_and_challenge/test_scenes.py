@@ -43,3 +43,18 @@ def test_an_ended_scene_is_kept_as_a_record_and_shown_whole(new: Tables) -> None
     # The new scene plays on: Ben bids, nobody challenges.
     table.given(bid("Ben", "Sneak"), pass_("Cara"))
     assert table.state.scenes["s2"].current.active == "cara"
+
+
+def test_the_state_names_the_challenge_offer_i_of_n(new: Tables) -> None:
+    """The rules file's projection: the phase with "challenge-offer i of n", and whose turn it
+    is to answer the offer."""
+    table = new(RECORDED).given(seated(), bid("Anna", "Brawn"))
+
+    def offer() -> object:
+        return state_view_of(table.store, CAMPAIGN, None)["conflicts"]["s1"]["offer"]
+
+    assert offer() == {"asked": "cara", "at": 1, "of": 2}
+    table.given(pass_("Cara"))
+    assert offer() == {"asked": "ben", "at": 2, "of": 2}
+    table.given(challenge("Ben", "Dodge"))
+    assert offer() is None

@@ -186,7 +186,7 @@ def test_bc4_refusals(new: Tables) -> None:
     )
     table.given(pass_("Anna"))
     error = table.refuse(challenge("Cara", universe=["Storm", "Crowd"]), "challenge-limit")
-    assert error.message == "challenger may commit at most 1 cards (the bid's count); got 2"
+    assert error.message == "challenger may commit at most 1 card (the bid's count); got 2"
     table.given(challenge("Cara", universe=["Storm"]))  # an empty deck may challenge
     table.given(roll([1], [6]))  # Cara wins: Sword stays
     # Cara is active with an empty Deck: she cannot bid (she may still challenge).

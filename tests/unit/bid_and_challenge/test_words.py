@@ -1,0 +1,23 @@
+"""The log's words for a push: rotated cards are named as rotated; a push of no cards (a
+rewrite only) rotates nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from tablelog.events import bid_and_challenge as ev
+from tablelog.projections.bid_and_challenge.text import describe
+
+
+@pytest.mark.parametrize(
+    ("cards", "line"),
+    [
+        (["quickwits"], "anna pushes 'I wedge it' with quickwits (rotated)"),
+        ([], "anna pushes 'I wedge it' with no extra cards"),
+    ],
+)
+def test_a_push_in_words(cards: list[str], line: str) -> None:
+    pushed = ev.Pushed(
+        conflict="s1", round=1, active="anna", revised_description="I wedge it", cards=cards
+    )
+    assert describe(pushed) == line
