@@ -47,7 +47,11 @@ def _show_command(ruleset: str) -> Any:
 
     show_conflict.__doc__ = f"""Show a conflict round by round.
 
-    Example: `tablelog {ruleset} show c1 --json`, or `tablelog {ruleset} show c1 --as bob`
+    CONFLICT is a conflict's id as `tablelog state` lists it (the demo's is printed by
+    `tablelog demo --ruleset {ruleset}`).
+
+    Example: `tablelog {ruleset} show CONFLICT --json`, or `tablelog {ruleset} show CONFLICT
+    --as bob` (bob's view: others' hidden cards stay hidden)
     """
     return show_conflict
 
