@@ -47,11 +47,10 @@ def _show_command(ruleset: str) -> Any:
 
     show_conflict.__doc__ = f"""Show a conflict round by round.
 
-    CONFLICT is a conflict's id as `tablelog state` lists it (the demo's is printed by
-    `tablelog demo --ruleset {ruleset}`).
+    CONFLICT is a conflict's id, as `tablelog state` lists it.
 
-    Example: `tablelog {ruleset} show CONFLICT --json`, or `tablelog {ruleset} show CONFLICT
-    --as bob` (bob's view: others' hidden cards stay hidden)
+    Example: `tablelog {ruleset} show CONFLICT --json`
+    (or `--as bob`: bob's view, others' hidden cards stay hidden)
     """
     return show_conflict
 
