@@ -109,6 +109,7 @@ RULESET = Ruleset[NightTerrorsState](
     table=lambda state: state.table,
     commands=commands_of(NightTerrorsCommand),
     demo=lazy("tablelog.rules.night_terrors.demo", "demo"),
+    version=2,  # 2: an emptied pool drops the costs its character still owed
 )
 
 __all__ = ["RULESET", "NightTerrorsCommand", "NightTerrorsEvent", "NightTerrorsState", "decide"]
