@@ -245,6 +245,23 @@ def narrate(
     run(ctx, campaign, c.Narrate(conflict=conflict, character=name, text=text), ruleset=NT)
 
 
+@app.command("abandon")
+def abandon(
+    ctx: typer.Context,
+    conflict: ConflictArg,
+    reason: Annotated[
+        str, typer.Option("--reason", help="Why the GM ends the conflict without an outcome.")
+    ],
+    campaign: CampaignOption = None,
+) -> None:
+    """The GM ends an open conflict that cannot go on (say, a player has gone quiet): nobody
+    wins, costs already owed stay owed, and scenes and sessions may start again.
+
+    Example: `tablelog night-terrors abandon c2 --reason "Bob's player has left the game"`
+    """
+    run(ctx, campaign, c.Abandon(conflict=conflict, reason=reason), ruleset=NT)
+
+
 @app.command("hand")
 def hand(
     ctx: typer.Context, name: Character, json: JsonOption = False, campaign: CampaignOption = None

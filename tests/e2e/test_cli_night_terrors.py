@@ -108,7 +108,7 @@ def test_a_whole_conflict_on_both_backends(tmp_path: Path, target: str) -> None:
     assert refuse("escalate", "c1", "Bob") == "nt-answered: bob already answered this raise"
     assert "conflict c1 ends: alice" in ok(nt("give", "c1", "Bob"))
     assert refuse("narrate", "c1", "Bob", "mine") == (
-        "nt-not-winner: only alice decide the stakes of c1; bob is out"
+        "nt-not-winner: only alice decides the stakes of c1; bob is out"
     )
     ok(nt("narrate", "c1", "Alice", "Alice keeps the ledger."))
     assert refuse("raise", "c1", "Alice", "7D", "8D") == "nt-conflict-ended: conflict c1 has ended"

@@ -16,7 +16,12 @@ from tablelog.events import night_terrors as ev
 from tablelog.events.base import Event
 from tablelog.projections.account import Discrepancy, Table
 from tablelog.projections.book import Book, Chapter
-from tablelog.projections.night_terrors.text import answer_words, paid_words, raise_words
+from tablelog.projections.night_terrors.text import (
+    answer_words,
+    deciders,
+    paid_words,
+    raise_words,
+)
 from tablelog.rules.night_terrors import payment
 from tablelog.rules.night_terrors.cards import SUIT_NAMES, judge, trump_value, value
 from tablelog.rules.night_terrors.settle import CONSEQUENCE
@@ -89,7 +94,7 @@ class NightTerrorsAuditor:
             case ev.CostPaid():
                 return self._paid(state, seq, event)
             case ev.ConflictEnded():
-                still = state.conflicts[event.conflict].still_in
+                still = [] if event.abandoned else state.conflicts[event.conflict].still_in
                 return _compare(seq, event, {"winners": list(still)})
             case ev.PoolEmptied():
                 # The pool is 0 once the payment before it is folded in.
@@ -216,7 +221,7 @@ class NightTerrorsAuditor:
                     "Outcome",
                     seq,
                     "outcome",
-                    f"{', '.join(event.winners) or 'nobody'} decide(s) the stakes: {event.rule}",
+                    f"{deciders(event.winners)} the stakes: {event.rule}",
                     winners=event.winners,
                 )
             case ev.OutcomeNarrated():

@@ -58,6 +58,19 @@ def paid_words(e: ev.CostPaid) -> str:
     )
 
 
+def deciders(winners: list[str]) -> str:
+    """Who decides the stakes, as a sentence's subject and verb."""
+    if not winners:
+        return "nobody decides"
+    return f"{', '.join(winners)} {'decides' if len(winners) == 1 else 'decide'}"
+
+
+def ended_words(e: ev.ConflictEnded) -> str:
+    if e.abandoned:
+        return f"conflict {e.conflict} is abandoned, nobody wins ({e.rule})"
+    return f"conflict {e.conflict} ends: {deciders(e.winners)} the stakes ({e.rule})"
+
+
 def describe(event: Event) -> str:
     e: Any = event
     match event:
@@ -93,8 +106,7 @@ def describe(event: Event) -> str:
         case ev.ParticipantLeft():
             return f"{e.conflict}: {e.character_id} is out ({e.reason.replace('_', ' ')})"
         case ev.ConflictEnded():
-            who = ", ".join(e.winners) or "nobody"
-            return f"conflict {e.conflict} ends: {who} decide(s) the stakes ({e.rule})"
+            return ended_words(e)
         case ev.OutcomeNarrated():
             return f"{e.conflict}: {e.character_id} narrates: {e.text}"
     return event.type_name()

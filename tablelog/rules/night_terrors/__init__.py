@@ -41,6 +41,7 @@ NightTerrorsCommand = (
     | c.Discard
     | c.Refresh
     | c.Narrate
+    | c.Abandon
 )
 
 
@@ -72,6 +73,8 @@ def _events(state: NightTerrorsState, command: NightTerrorsCommand) -> list[Even
             return exchange.pay(state, command)
         case c.Narrate():
             return exchange.narrate(state, command)
+        case c.Abandon():
+            return exchange.abandon(state, command)
         case _:
             assert_never(command)
 

@@ -31,6 +31,7 @@ _WHAT: dict[type[Command], str] = {
     c.Discard: "discard from this character's hand",
     c.Refresh: "refresh this character's hand",
     c.Narrate: "narrate for this character",
+    c.Abandon: "abandon a conflict",
 }
 
 
@@ -71,6 +72,7 @@ def acting(state: NightTerrorsState, command: Command) -> str | None:
 
 AUTHORITY = Authority[NightTerrorsState](
     acting=acting,
+    gm_only=(c.Abandon,),
     gm_also=(c.CreateCharacter, c.OpenConflict, c.Draw),
     what=_WHAT,
     gm_acts_for="its NPCs",

@@ -291,6 +291,19 @@ def pay(state: NightTerrorsState, cmd: c.Pay) -> list[Event]:
     return pay_events(state, who.key, cost, split)
 
 
+def abandon(state: NightTerrorsState, cmd: c.Abandon) -> list[Event]:
+    """The GM's way out of a conflict that cannot go on: any of its characters may stall it
+    (a raise, an answer or a payment only its player gives), and while it is open no scene
+    or session starts. Nobody wins; costs already owed stay owed."""
+    found = flow.open_conflict(state, cmd.conflict)
+    reason = text_of(cmd.reason, "reason")
+    return [
+        ev.ConflictEnded(
+            conflict=found.key, winners=[], rule=f"the GM abandoned it: {reason}", abandoned=True
+        )
+    ]
+
+
 def narrate(state: NightTerrorsState, cmd: c.Narrate) -> list[Event]:
     found = flow.conflict(state, cmd.conflict)
     who = flow.character(state, cmd.character)
@@ -302,7 +315,8 @@ def narrate(state: NightTerrorsState, cmd: c.Narrate) -> list[Event]:
     deciders = found.winners or found.opened.participants
     if who.key not in deciders:
         raise RuleViolation(
-            f"only {', '.join(deciders)} decide the stakes of {found.key}; {who.key} is out",
+            f"only {', '.join(deciders)} {'decides' if len(deciders) == 1 else 'decide'} the "
+            f"stakes of {found.key}; {who.key} is out",
             code="nt-not-winner",
         )
     text = text_of(cmd.text, "narration")

@@ -362,7 +362,7 @@ ROWS: list[tuple[str, dict[str, str], list[Command], Command, str, str]] = [
         ENDED,
         c.Narrate(conflict="c1", character="Bob", text="won"),
         "nt-not-winner",
-        "only alice decide the stakes of c1; bob is out",
+        "only alice decides the stakes of c1; bob is out",
     ),
     (
         "nothing owed",
