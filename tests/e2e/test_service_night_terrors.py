@@ -99,7 +99,9 @@ def test_a_conflict_through_the_service(tmp_path: Path) -> None:
             message = table.refuse(
                 ben, f"{C1}/sees", {"character": "Bob", "cards": ["7C"]}, 422, "nt-does-not-meet"
             )
-            assert message == "7 does not meet the raise of 12; push (price 5), escalate or give"
+            assert message == (
+                "7 does not meet the raise of 12; your hand can meet it: play more cards, or give"
+            )
             table.refuse(
                 gm, f"{C1}/sees", {"character": "Bob", "cards": ["7C", "5H"]}, 403, "not-yours"
             )

@@ -209,11 +209,12 @@ class NightTerrorsAuditor:
                 )
             case ev.ConflictEnded():
                 left = found.left if found else {}
+                stopped = "abandoned" if event.abandoned else "out"
                 section = chapter.section("Outcome")
                 section.table = Table(
                     columns=["character", "result"],
                     rows=[
-                        [k, "wins" if k in event.winners else left.get(k, "out")]
+                        [k, "wins" if k in event.winners else left.get(k, stopped)]
                         for k in (found.opened.participants if found else [])
                     ],
                 )

@@ -195,9 +195,14 @@ def answer(state: NightTerrorsState, cmd: c.See | c.Push) -> list[Event]:
         codes, raised.value, raised.trump_value, raised.trump_at_raise, push, state.options
     )
     if judged.outcome == "short":
+        # Push and escalate are for one who cannot see (cannot_see=strict): offer them only
+        # when the hand as a whole falls short, or the next command is refused too.
+        if state.options.cannot_see == "strict" and can_meet(who.hand, raised.value, state.options):
+            then = "your hand can meet it: play more cards, or give"
+        else:
+            then = f"push (price {judged.price}), escalate or give"
         raise RuleViolation(
-            f"{judged.total} does not meet the raise of {raised.value}; push (price "
-            f"{judged.price}), escalate or give",
+            f"{judged.total} does not meet the raise of {raised.value}; {then}",
             code="nt-does-not-meet",
         )
     if push and judged.total >= raised.value:
