@@ -7,7 +7,7 @@ from typing import Any
 
 from tablelog.events import night_terrors as ev
 from tablelog.events.base import Event
-from tablelog.rules.night_terrors.cards import RANK_NAMES, SUIT_NAMES
+from tablelog.rules.night_terrors.cards import RANK_NAMES, SUIT_NAMES, n_cards
 
 
 def cards(codes: list[str]) -> str:
@@ -82,9 +82,9 @@ def describe(event: Event) -> str:
             return f"the deck is shuffled ({e.reason.replace('_', ' ')}, {len(e.order)} cards)"
         case ev.CardsDrawn():
             short = " (the deck ran short)" if e.short else ""
-            return f"{e.character_id} draws {len(e.cards)} cards ({e.reason}){short}"
+            return f"{e.character_id} draws {n_cards(len(e.cards))} ({e.reason}){short}"
         case ev.CardsDiscarded():
-            return f"{e.character_id} discards {len(e.cards)} cards ({e.reason})"
+            return f"{e.character_id} discards {n_cards(len(e.cards))} ({e.reason})"
         case ev.ConflictOpened():
             return (
                 f"conflict {e.conflict} opens: {', '.join(e.participants)}; {e.conflict_type}, "

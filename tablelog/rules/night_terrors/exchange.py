@@ -15,6 +15,7 @@ from tablelog.rules.night_terrors.cards import (
     TYPES,
     can_meet,
     judge,
+    n_cards,
     trump_value,
     value,
 )
@@ -45,13 +46,13 @@ def _ready(state: NightTerrorsState, who: Character) -> None:
     """Nothing left over from a hand reset (discards, recorded draws) before a conflict."""
     if who.key in state.discards:
         raise RuleViolation(
-            f"{who.key} holds {len(who.hand)} cards and discards {state.discards[who.key]} "
+            f"{who.key} holds {n_cards(len(who.hand))} and discards {state.discards[who.key]} "
             "before a conflict opens",
             code="nt-discard-first",
         )
     if who.key in state.draws:
         raise RuleViolation(
-            f"{who.key} still draws {state.draws[who.key].count} cards (record them with draw)",
+            f"{who.key} still draws {n_cards(state.draws[who.key].count)} (record them with draw)",
             code="nt-draw-first",
         )
     for pool, left in who.pools().items():
@@ -97,7 +98,7 @@ def _no_debts(state: NightTerrorsState, found: Conflict, who: Character) -> None
     if who.key in found.still_in and who.key in flow.drawing(state, found):
         owed = state.draws[who.key]
         raise RuleViolation(
-            f"{who.key} still draws {owed.count} cards (record them with draw)",
+            f"{who.key} still draws {n_cards(owed.count)} (record them with draw)",
             code="nt-draw-first",
         )
     costs = state.costs.get(who.key)
