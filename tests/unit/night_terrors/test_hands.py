@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from tablelog.commands.reads import show
 from tablelog.events import night_terrors as ev
+from tablelog.projections.night_terrors.text import describe
 from tablelog.rules.common import StartScene, StartSession
 from tablelog.rules.night_terrors import commands as c
 from tests.unit.night_terrors.table import (
@@ -102,3 +103,11 @@ def test_an_ended_conflict_is_kept_small_and_still_shown_whole(new: Tables) -> N
     assert [x["raise"]["value"] for x in shown.view["exchanges"]] == [12]
     assert shown.view["narrations"] == [["alice", "Mine."]]
     assert shown.view["exchange"] == 1
+
+
+def test_one_card_is_counted_as_one_card(new: Tables) -> None:
+    table = new({**RECORDED, "hand_size": "1"}).given(ALICE, BOB, StartSession())
+    refused = table.refuse(draw("Alice", "2C", "3C"), "nt-draw-count")
+    assert refused.message == "alice draws 1 card (session); 2 given"
+    drawn = only(table.when(draw("Alice", "2C")), ev.CardsDrawn)
+    assert describe(drawn) == "alice draws 1 card (session)"
