@@ -16,14 +16,9 @@ from tablelog.events import night_terrors as ev
 from tablelog.events.base import Event
 from tablelog.projections.account import Discrepancy, Table
 from tablelog.projections.book import Book, Chapter
-from tablelog.projections.night_terrors.text import (
-    answer_words,
-    deciders,
-    paid_words,
-    raise_words,
-)
+from tablelog.projections.night_terrors.text import answer_words, paid_words, raise_words
 from tablelog.rules.night_terrors import payment
-from tablelog.rules.night_terrors.cards import SUIT_NAMES, judge, trump_value, value
+from tablelog.rules.night_terrors.cards import SUIT_NAMES, deciders, judge, trump_value, value
 from tablelog.rules.night_terrors.settle import CONSEQUENCE
 from tablelog.rules.night_terrors.state import NightTerrorsState
 

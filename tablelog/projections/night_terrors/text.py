@@ -7,7 +7,7 @@ from typing import Any
 
 from tablelog.events import night_terrors as ev
 from tablelog.events.base import Event
-from tablelog.rules.night_terrors.cards import RANK_NAMES, SUIT_NAMES, n_cards
+from tablelog.rules.night_terrors.cards import RANK_NAMES, SUIT_NAMES, deciders, n_cards
 
 
 def cards(codes: list[str]) -> str:
@@ -56,13 +56,6 @@ def paid_words(e: ev.CostPaid) -> str:
         f"{e.character_id} pays {e.amount} ({e.cause.replace('_', ' ')}) under "
         f"{suit(e.trump)}: {', '.join(parts) or 'nothing'}{trade}"
     )
-
-
-def deciders(winners: list[str]) -> str:
-    """Who decides the stakes, as a sentence's subject and verb."""
-    if not winners:
-        return "nobody decides"
-    return f"{', '.join(winners)} {'decides' if len(winners) == 1 else 'decide'}"
 
 
 def ended_words(e: ev.ConflictEnded) -> str:

@@ -156,3 +156,10 @@ def draw_count(character_suit: str, trump: str, options: NightTerrorsOptions) ->
 def n_cards(count: int) -> str:
     """`1 card`, `4 cards`: counts in sentences."""
     return f"{count} card" if count == 1 else f"{count} cards"
+
+
+def deciders(winners: list[str]) -> str:
+    """Who decides the stakes, as a sentence's subject and verb: `alice decides`."""
+    if not winners:
+        return "nobody decides"
+    return f"{', '.join(winners)} {'decides' if len(winners) == 1 else 'decide'}"

@@ -14,6 +14,7 @@ from tablelog.rules.night_terrors.cards import (
     TYPE_OF,
     TYPES,
     can_meet,
+    deciders,
     judge,
     n_cards,
     trump_value,
@@ -318,11 +319,10 @@ def narrate(state: NightTerrorsState, cmd: c.Narrate) -> list[Event]:
             f"conflict {found.key} is still open; whoever is left narrates once it ends",
             code="nt-still-open",
         )
-    deciders = found.winners or found.opened.participants
-    if who.key not in deciders:
+    deciding = found.winners or found.opened.participants
+    if who.key not in deciding:
         raise RuleViolation(
-            f"only {', '.join(deciders)} {'decides' if len(deciders) == 1 else 'decide'} the "
-            f"stakes of {found.key}; {who.key} is out",
+            f"only {deciders(deciding)} the stakes of {found.key}; {who.key} is out",
             code="nt-not-winner",
         )
     text = text_of(cmd.text, "narration")
