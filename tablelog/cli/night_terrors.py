@@ -41,8 +41,10 @@ def character(
     card: Annotated[str, typer.Argument(help="Its face card: K, Q or J and a suit, e.g. KS.")],
     campaign: CampaignOption = None,
 ) -> None:
-    """Create a character: one face card of the deck (its rank trades, its suit draws an extra
-    card under its trump); pools start at 20.
+    """Create a character: one face card of the deck.
+
+    Its rank trades part of a payment (a King moves Sweat, a Queen Tears, a Jack Blood); its
+    suit draws an extra card when it is the trump. Blood, Sweat and Tears start at 20.
 
     Example: `tablelog night-terrors character ann Alice KS`
     """
@@ -70,8 +72,10 @@ def open_(
     json: JsonOption = False,
     campaign: CampaignOption = None,
 ) -> None:
-    """Open a conflict: its type sets the trump; everyone in draws 4 (5 if the trump is their
-    suit). Prints its id.
+    """Open a conflict: its type sets the trump. Prints its id.
+
+    Talk is Diamonds, physical Hearts, melee Clubs, guns Spades. Everyone in draws 4 (5 if the
+    trump is their suit); the aggressor raises first.
 
     Example: `tablelog night-terrors open Alice Bob --type guns --stakes "the ledger"`
     """
@@ -117,8 +121,10 @@ def see(
     say: Say = "",
     campaign: CampaignOption = None,
 ) -> None:
-    """See the raise: 1 card is a reversal (kept), 2 a clean see, 3+ take the middle card as
-    fallout; without a trump when the raise had one, take its trump value as fallout.
+    """See the raise with cards from your hand.
+
+    1 card is a reversal (kept), 2 a clean see, 3+ take the middle card as fallout; without a
+    trump when the raise had one, take its trump value as fallout.
 
     Example: `tablelog night-terrors see c1 Bob 7C 5H`
     """
@@ -139,7 +145,10 @@ def push(
     say: Say = "",
     campaign: CampaignOption = None,
 ) -> None:
-    """Push: answer with the cards you have and pay the price (raise minus total).
+    """Push when you cannot see: answer short and pay the price (raise minus total).
+
+    Any of your cards, or none; the answer still owes a trump when the raise held one (or its
+    trump value as fallout). Option cannot_see=free lets anyone push.
 
     Example: `tablelog night-terrors push c1 Alice 5H 6C`
     """
@@ -158,8 +167,10 @@ def escalate(
     ] = None,
     campaign: CampaignOption = None,
 ) -> None:
-    """Escalate: the trump climbs (Diamonds, Hearts, Clubs, Spades), everyone in draws 4 (5 if
-    the new trump is their suit); then you still answer the raise.
+    """Escalate when you cannot see: the trump climbs, everyone in draws again.
+
+    Diamonds, Hearts, Clubs, Spades: up only. Everyone in draws 4 (5 if the new trump is
+    their suit); then you still answer the raise on the table.
 
     Example: `tablelog night-terrors escalate c1 Bob --to guns`
     """
@@ -186,10 +197,11 @@ def pay(
     tears: Annotated[int, typer.Option("--tears", help="Paid from Tears.")] = 0,
     campaign: CampaignOption = None,
 ) -> None:
-    """Pay your oldest unpaid fallout or price, split as the trump allows (Diamonds: Tears;
-    Hearts: Tears or Sweat; Clubs: Sweat or Blood; Spades: Blood), with your rank's trade
-    (a King moves up to half of the Sweat, a Queen the Tears, a Jack the Blood). A payment
-    with no choice is made for you.
+    """Pay your oldest unpaid fallout or price.
+
+    Split it as the trump allows (Diamonds: Tears; Hearts: Tears or Sweat; Clubs: Sweat or
+    Blood; Spades: Blood), with your rank's trade (a King moves up to half of the Sweat, a
+    Queen the Tears, a Jack the Blood). A payment with no choice is made for you.
 
     Example: `tablelog night-terrors pay Alice --sweat 2 --blood 2`
     """
@@ -245,12 +257,32 @@ def narrate(
     run(ctx, campaign, c.Narrate(conflict=conflict, character=name, text=text), ruleset=NT)
 
 
+@app.command("abandon")
+def abandon(
+    ctx: typer.Context,
+    conflict: ConflictArg,
+    reason: Annotated[
+        str, typer.Option("--reason", help="Why the GM ends the conflict without an outcome.")
+    ],
+    campaign: CampaignOption = None,
+) -> None:
+    """GM: abandon an open conflict that cannot go on; nobody wins.
+
+    Say a player has gone quiet: only they raise, answer or pay for their character, and no
+    scene or session starts while a conflict is open. Costs already owed stay owed.
+
+    Example: `tablelog night-terrors abandon c2 --reason "Bob's player has left the game"`
+    """
+    run(ctx, campaign, c.Abandon(conflict=conflict, reason=reason), ruleset=NT)
+
+
 @app.command("hand")
 def hand(
     ctx: typer.Context, name: Character, json: JsonOption = False, campaign: CampaignOption = None
 ) -> None:
-    """A character's hand (through the service: your own characters' only), with the cards it
-    still draws or discards and the deck's size.
+    """A character's hand, the cards it still draws or discards, and the deck's size.
+
+    Through the service, a player reads only its own characters' hands.
 
     Example: `tablelog night-terrors hand Alice --json`
     """

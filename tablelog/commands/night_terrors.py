@@ -20,4 +20,5 @@ ENDPOINTS = [
     Endpoint(c.Escalate, f"{_AT}/escalations", "Escalate: the trump climbs, everyone draws"),
     Endpoint(c.Give, f"{_AT}/gives", "Give: leave the conflict"),
     Endpoint(c.Narrate, f"{_AT}/narrations", "Narrate the outcome (a winner)"),
+    Endpoint(c.Abandon, f"{_AT}/abandon", "Abandon the conflict (GM): nobody wins"),
 ]

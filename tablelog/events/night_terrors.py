@@ -169,6 +169,7 @@ class ConflictEnded(Event, frozen=True, tag="nt.conflict_ended"):
     winners: list[str]
     rule: str  # why it ended, in words
     narration: str = ""
+    abandoned: bool = False  # the GM ended it without an outcome (`abandon`): nobody wins
 
 
 @registered

@@ -67,7 +67,8 @@ def test_a_whole_conflict_on_both_backends(tmp_path: Path, target: str) -> None:
     # no Club: fallout 4 (sorted 2,3,4,6: drop 2 and 6, the highest left) and trump fallout 8.
     assert "trump value 8" in ok(nt("raise", "c1", "Alice", "8C", "6C"))
     assert refuse("see", "c1", "Bob", "4H", "6H") == (
-        "nt-does-not-meet: 10 does not meet the raise of 14; push (price 4), escalate or give"
+        "nt-does-not-meet: 10 does not meet the raise of 14; "
+        "your hand can meet it: play more cards, or give"
     )
     saw = ok(nt("see", "c1", "Bob", "2D", "3D", "4H", "6H"))
     assert "fallout 4, the highest middle card" in saw
@@ -108,7 +109,7 @@ def test_a_whole_conflict_on_both_backends(tmp_path: Path, target: str) -> None:
     assert refuse("escalate", "c1", "Bob") == "nt-answered: bob already answered this raise"
     assert "conflict c1 ends: alice" in ok(nt("give", "c1", "Bob"))
     assert refuse("narrate", "c1", "Bob", "mine") == (
-        "nt-not-winner: only alice decide the stakes of c1; bob is out"
+        "nt-not-winner: only alice decides the stakes of c1; bob is out"
     )
     ok(nt("narrate", "c1", "Alice", "Alice keeps the ledger."))
     assert refuse("raise", "c1", "Alice", "7D", "8D") == "nt-conflict-ended: conflict c1 has ended"

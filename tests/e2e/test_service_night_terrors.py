@@ -99,7 +99,9 @@ def test_a_conflict_through_the_service(tmp_path: Path) -> None:
             message = table.refuse(
                 ben, f"{C1}/sees", {"character": "Bob", "cards": ["7C"]}, 422, "nt-does-not-meet"
             )
-            assert message == "7 does not meet the raise of 12; push (price 5), escalate or give"
+            assert message == (
+                "7 does not meet the raise of 12; your hand can meet it: play more cards, or give"
+            )
             table.refuse(
                 gm, f"{C1}/sees", {"character": "Bob", "cards": ["7C", "5H"]}, 403, "not-yours"
             )
@@ -109,7 +111,22 @@ def test_a_conflict_through_the_service(tmp_path: Path) -> None:
             assert table.get(ann, "/state")["characters"]["bob"]["blood"] == 14
             line = refused(service.client(ann, "night-terrors", "raise", "c1", "Alice", "2C", "3C"))
             assert line == "nt-not-your-raise: it is bob's raise"
+            # Only the GM abandons a conflict (one a quiet player would hold open).
+            quit_ = {"reason": "I would rather not"}
+            table.refuse(ann, f"{C1}/abandon", quit_, 403, "gm-only")
+            table.refuse(olga, f"{C1}/abandon", quit_, 403, "observer")
             table.write(ben, f"{C1}/gives", {"character": "Bob"})
             shown = table.get(olga, "/night-terrors/conflicts/c1")["view"]
             assert (shown["status"], shown["winners"]) == ("ended", ["alice"])
             table.write(ann, f"{C1}/narrations", {"character": "Alice", "text": "Mine."})
+            # Ann opens c2, and Ben's player goes quiet before anyone draws: the GM ends it.
+            ok(service.client(ann, "night-terrors", "open", "Alice", "Bob", "--type", "talk"))
+            left = ok(
+                service.client(
+                    gm, *("night-terrors", "abandon", "c2", "--reason", "Ben has gone quiet")
+                )
+            )
+            assert "conflict c2 is abandoned, nobody wins (the GM abandoned it: Ben has" in left
+            shown = table.get(olga, "/night-terrors/conflicts/c2")["view"]
+            assert (shown["status"], shown["winners"]) == ("ended", [])
+            ok(service.client(gm, "scene", "start"))  # the campaign moves on

@@ -18,7 +18,7 @@ from tablelog.projections.account import Discrepancy, Table
 from tablelog.projections.book import Book, Chapter
 from tablelog.projections.night_terrors.text import answer_words, paid_words, raise_words
 from tablelog.rules.night_terrors import payment
-from tablelog.rules.night_terrors.cards import SUIT_NAMES, judge, trump_value, value
+from tablelog.rules.night_terrors.cards import SUIT_NAMES, deciders, judge, trump_value, value
 from tablelog.rules.night_terrors.settle import CONSEQUENCE
 from tablelog.rules.night_terrors.state import NightTerrorsState
 
@@ -89,7 +89,7 @@ class NightTerrorsAuditor:
             case ev.CostPaid():
                 return self._paid(state, seq, event)
             case ev.ConflictEnded():
-                still = state.conflicts[event.conflict].still_in
+                still = [] if event.abandoned else state.conflicts[event.conflict].still_in
                 return _compare(seq, event, {"winners": list(still)})
             case ev.PoolEmptied():
                 # The pool is 0 once the payment before it is folded in.
@@ -204,11 +204,12 @@ class NightTerrorsAuditor:
                 )
             case ev.ConflictEnded():
                 left = found.left if found else {}
+                stopped = "abandoned" if event.abandoned else "out"
                 section = chapter.section("Outcome")
                 section.table = Table(
                     columns=["character", "result"],
                     rows=[
-                        [k, "wins" if k in event.winners else left.get(k, "out")]
+                        [k, "wins" if k in event.winners else left.get(k, stopped)]
                         for k in (found.opened.participants if found else [])
                     ],
                 )
@@ -216,7 +217,7 @@ class NightTerrorsAuditor:
                     "Outcome",
                     seq,
                     "outcome",
-                    f"{', '.join(event.winners) or 'nobody'} decide(s) the stakes: {event.rule}",
+                    f"{deciders(event.winners)} the stakes: {event.rule}",
                     winners=event.winners,
                 )
             case ev.OutcomeNarrated():

@@ -7,7 +7,7 @@ from typing import Any
 
 from tablelog.events import night_terrors as ev
 from tablelog.events.base import Event
-from tablelog.rules.night_terrors.cards import RANK_NAMES, SUIT_NAMES
+from tablelog.rules.night_terrors.cards import RANK_NAMES, SUIT_NAMES, deciders, n_cards
 
 
 def cards(codes: list[str]) -> str:
@@ -58,6 +58,12 @@ def paid_words(e: ev.CostPaid) -> str:
     )
 
 
+def ended_words(e: ev.ConflictEnded) -> str:
+    if e.abandoned:
+        return f"conflict {e.conflict} is abandoned, nobody wins ({e.rule})"
+    return f"conflict {e.conflict} ends: {deciders(e.winners)} the stakes ({e.rule})"
+
+
 def describe(event: Event) -> str:
     e: Any = event
     match event:
@@ -69,9 +75,9 @@ def describe(event: Event) -> str:
             return f"the deck is shuffled ({e.reason.replace('_', ' ')}, {len(e.order)} cards)"
         case ev.CardsDrawn():
             short = " (the deck ran short)" if e.short else ""
-            return f"{e.character_id} draws {len(e.cards)} cards ({e.reason}){short}"
+            return f"{e.character_id} draws {n_cards(len(e.cards))} ({e.reason}){short}"
         case ev.CardsDiscarded():
-            return f"{e.character_id} discards {len(e.cards)} cards ({e.reason})"
+            return f"{e.character_id} discards {n_cards(len(e.cards))} ({e.reason})"
         case ev.ConflictOpened():
             return (
                 f"conflict {e.conflict} opens: {', '.join(e.participants)}; {e.conflict_type}, "
@@ -93,8 +99,7 @@ def describe(event: Event) -> str:
         case ev.ParticipantLeft():
             return f"{e.conflict}: {e.character_id} is out ({e.reason.replace('_', ' ')})"
         case ev.ConflictEnded():
-            who = ", ".join(e.winners) or "nobody"
-            return f"conflict {e.conflict} ends: {who} decide(s) the stakes ({e.rule})"
+            return ended_words(e)
         case ev.OutcomeNarrated():
             return f"{e.conflict}: {e.character_id} narrates: {e.text}"
     return event.type_name()

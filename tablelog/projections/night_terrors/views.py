@@ -169,7 +169,8 @@ def hand(state: NightTerrorsState, name: str, viewer: str | None) -> dict[str, A
     the local operator sees any."""
     who = flow.character(state, name)
     if not sees_hand(state, who.key, viewer):
-        raise Forbidden(f"{who.key}'s hand is visible to its player only", code="not-yours")
+        owner = "the GM (an NPC)" if who.player == state.gm else "its player"
+        raise Forbidden(f"{who.key}'s hand is visible to {owner} only", code="not-yours")
     owed = state.draws.get(who.key)
     return {
         "character": who.key,

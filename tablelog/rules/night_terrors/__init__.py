@@ -41,6 +41,7 @@ NightTerrorsCommand = (
     | c.Discard
     | c.Refresh
     | c.Narrate
+    | c.Abandon
 )
 
 
@@ -72,6 +73,8 @@ def _events(state: NightTerrorsState, command: NightTerrorsCommand) -> list[Even
             return exchange.pay(state, command)
         case c.Narrate():
             return exchange.narrate(state, command)
+        case c.Abandon():
+            return exchange.abandon(state, command)
         case _:
             assert_never(command)
 
@@ -109,6 +112,7 @@ RULESET = Ruleset[NightTerrorsState](
     table=lambda state: state.table,
     commands=commands_of(NightTerrorsCommand),
     demo=lazy("tablelog.rules.night_terrors.demo", "demo"),
+    version=2,  # 2: an emptied pool drops the costs its character still owed
 )
 
 __all__ = ["RULESET", "NightTerrorsCommand", "NightTerrorsEvent", "NightTerrorsState", "decide"]

@@ -2,9 +2,10 @@
 
 A player acts only for its own characters: raises, answers, escalations, gives, payments,
 discards, refreshes, recorded draws, opening a conflict as its aggressor and narrating an
-outcome. The GM runs the campaign and acts for its NPCs; it may also create a character for
-a player, open a conflict for any aggressor and record any draw (it deals the cards). Names
-the state does not know are let through: `decide` then refuses them with its own sentence.
+outcome. The GM runs the campaign (it alone abandons a conflict) and acts for its NPCs; it
+may also create a character for a player, open a conflict for any aggressor and record any
+draw (it deals the cards). Names the state does not know are let through: `decide` then
+refuses them with its own sentence.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ _WHAT: dict[type[Command], str] = {
     c.Discard: "discard from this character's hand",
     c.Refresh: "refresh this character's hand",
     c.Narrate: "narrate for this character",
+    c.Abandon: "abandon a conflict",
 }
 
 
@@ -71,6 +73,7 @@ def acting(state: NightTerrorsState, command: Command) -> str | None:
 
 AUTHORITY = Authority[NightTerrorsState](
     acting=acting,
+    gm_only=(c.Abandon,),
     gm_also=(c.CreateCharacter, c.OpenConflict, c.Draw),
     what=_WHAT,
     gm_acts_for="its NPCs",

@@ -151,3 +151,15 @@ def can_meet(hand: list[str], raise_value: int, options: NightTerrorsOptions) ->
 def draw_count(character_suit: str, trump: str, options: NightTerrorsOptions) -> int:
     """Cards drawn for a conflict or an escalation: one more when the trump is one's suit."""
     return options.conflict_draw + (1 if character_suit == trump else 0)
+
+
+def n_cards(count: int) -> str:
+    """`1 card`, `4 cards`: counts in sentences."""
+    return f"{count} card" if count == 1 else f"{count} cards"
+
+
+def deciders(winners: list[str]) -> str:
+    """Who decides the stakes, as a sentence's subject and verb: `alice decides`."""
+    if not winners:
+        return "nobody decides"
+    return f"{', '.join(winners)} {'decides' if len(winners) == 1 else 'decide'}"

@@ -93,6 +93,13 @@ class Refresh(Command, frozen=True):
     cards: list[str]
 
 
+class Abandon(Command, frozen=True):
+    """The GM ends an open conflict that cannot go on (a player gone quiet): nobody wins."""
+
+    conflict: str | None
+    reason: str
+
+
 class Narrate(Command, frozen=True):
     """A winner decides the stakes and narrates the outcome."""
 

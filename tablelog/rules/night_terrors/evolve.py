@@ -157,10 +157,11 @@ def _paid(state: NightTerrorsState, event: ev.CostPaid) -> None:
     character.sweat = min(cap, max(0, character.sweat - event.sweat))
     character.tears = min(cap, max(0, character.tears - event.tears))
     _step(state.conflicts[event.conflict], event)
-    owed = state.costs[event.character_id]
-    owed.pop(0)
+    owed = state.costs.get(event.character_id)
+    if owed:  # a log written before emptied pools dropped the rest may pay on
+        owed.pop(0)
     if not owed:
-        del state.costs[event.character_id]
+        state.costs.pop(event.character_id, None)
 
 
 def _left(state: NightTerrorsState, event: ev.ParticipantLeft) -> None:
@@ -262,6 +263,8 @@ def evolve(state: NightTerrorsState, event: NightTerrorsEvent) -> NightTerrorsSt
             _paid(state, event)
         case ev.PoolEmptied():
             state.characters[event.character_id].emptied.append(event.consequence)
+            # "Any excess cost is lost": what the character still owed goes with the pool.
+            state.costs.pop(event.character_id, None)
             inside = next(
                 (c for c in state.open_conflicts() if event.character_id in c.still_in), None
             )

@@ -14,7 +14,9 @@ from tablelog.rules.night_terrors.cards import (
     TYPE_OF,
     TYPES,
     can_meet,
+    deciders,
     judge,
+    n_cards,
     trump_value,
     value,
 )
@@ -45,13 +47,13 @@ def _ready(state: NightTerrorsState, who: Character) -> None:
     """Nothing left over from a hand reset (discards, recorded draws) before a conflict."""
     if who.key in state.discards:
         raise RuleViolation(
-            f"{who.key} holds {len(who.hand)} cards and discards {state.discards[who.key]} "
+            f"{who.key} holds {n_cards(len(who.hand))} and discards {state.discards[who.key]} "
             "before a conflict opens",
             code="nt-discard-first",
         )
     if who.key in state.draws:
         raise RuleViolation(
-            f"{who.key} still draws {state.draws[who.key].count} cards (record them with draw)",
+            f"{who.key} still draws {n_cards(state.draws[who.key].count)} (record them with draw)",
             code="nt-draw-first",
         )
     for pool, left in who.pools().items():
@@ -97,7 +99,7 @@ def _no_debts(state: NightTerrorsState, found: Conflict, who: Character) -> None
     if who.key in found.still_in and who.key in flow.drawing(state, found):
         owed = state.draws[who.key]
         raise RuleViolation(
-            f"{who.key} still draws {owed.count} cards (record them with draw)",
+            f"{who.key} still draws {n_cards(owed.count)} (record them with draw)",
             code="nt-draw-first",
         )
     costs = state.costs.get(who.key)
@@ -195,9 +197,14 @@ def answer(state: NightTerrorsState, cmd: c.See | c.Push) -> list[Event]:
         codes, raised.value, raised.trump_value, raised.trump_at_raise, push, state.options
     )
     if judged.outcome == "short":
+        # Push and escalate are for one who cannot see (cannot_see=strict): offer them only
+        # when the hand as a whole falls short, or the next command is refused too.
+        if state.options.cannot_see == "strict" and can_meet(who.hand, raised.value, state.options):
+            then = "your hand can meet it: play more cards, or give"
+        else:
+            then = f"push (price {judged.price}), escalate or give"
         raise RuleViolation(
-            f"{judged.total} does not meet the raise of {raised.value}; push (price "
-            f"{judged.price}), escalate or give",
+            f"{judged.total} does not meet the raise of {raised.value}; {then}",
             code="nt-does-not-meet",
         )
     if push and judged.total >= raised.value:
@@ -291,6 +298,19 @@ def pay(state: NightTerrorsState, cmd: c.Pay) -> list[Event]:
     return pay_events(state, who.key, cost, split)
 
 
+def abandon(state: NightTerrorsState, cmd: c.Abandon) -> list[Event]:
+    """The GM's way out of a conflict that cannot go on: any of its characters may stall it
+    (a raise, an answer or a payment only its player gives), and while it is open no scene
+    or session starts. Nobody wins; costs already owed stay owed."""
+    found = flow.open_conflict(state, cmd.conflict)
+    reason = text_of(cmd.reason, "reason")
+    return [
+        ev.ConflictEnded(
+            conflict=found.key, winners=[], rule=f"the GM abandoned it: {reason}", abandoned=True
+        )
+    ]
+
+
 def narrate(state: NightTerrorsState, cmd: c.Narrate) -> list[Event]:
     found = flow.conflict(state, cmd.conflict)
     who = flow.character(state, cmd.character)
@@ -299,10 +319,10 @@ def narrate(state: NightTerrorsState, cmd: c.Narrate) -> list[Event]:
             f"conflict {found.key} is still open; whoever is left narrates once it ends",
             code="nt-still-open",
         )
-    deciders = found.winners or found.opened.participants
-    if who.key not in deciders:
+    deciding = found.winners or found.opened.participants
+    if who.key not in deciding:
         raise RuleViolation(
-            f"only {', '.join(deciders)} decide the stakes of {found.key}; {who.key} is out",
+            f"only {deciders(deciding)} the stakes of {found.key}; {who.key} is out",
             code="nt-not-winner",
         )
     text = text_of(cmd.text, "narration")

@@ -10,7 +10,15 @@ from tablelog.rules.common import Command, JoinPlayer, StartScene, StartSession
 from tablelog.rules.names import new_player_name, player_name
 from tablelog.rules.night_terrors import commands as c
 from tablelog.rules.night_terrors import flow
-from tablelog.rules.night_terrors.cards import FACES, RANK_NAMES, SUIT_NAMES, card, rank, suit
+from tablelog.rules.night_terrors.cards import (
+    FACES,
+    RANK_NAMES,
+    SUIT_NAMES,
+    card,
+    n_cards,
+    rank,
+    suit,
+)
 from tablelog.rules.night_terrors.state import Character, NightTerrorsState
 from tablelog.rules.table import GM, decide_table
 
@@ -113,7 +121,7 @@ def draw(state: NightTerrorsState, cmd: c.Draw) -> list[Event]:
     due = min(owed.count, available)
     if len(cmd.cards) != due:
         raise RuleViolation(
-            f"{who.key} draws {due} cards ({owed.reason}); {len(cmd.cards)} given",
+            f"{who.key} draws {n_cards(due)} ({owed.reason}); {len(cmd.cards)} given",
             code="nt-draw-count",
         )
     made: list[Event] = []
@@ -148,7 +156,7 @@ def discard(state: NightTerrorsState, cmd: c.Discard) -> list[Event]:
         )
     if len(cmd.cards) != owed:
         raise RuleViolation(
-            f"{who.key} discards {owed} cards to hold {state.options.hand_size}; "
+            f"{who.key} discards {n_cards(owed)} to hold {state.options.hand_size}; "
             f"{len(cmd.cards)} given",
             code="nt-discard-count",
         )
@@ -166,13 +174,13 @@ def refresh(state: NightTerrorsState, cmd: c.Refresh) -> list[Event]:
         )
     if who.key in state.discards:
         raise RuleViolation(
-            f"{who.key} first discards {state.discards[who.key]} cards down to "
+            f"{who.key} first discards {n_cards(state.discards[who.key])} down to "
             f"{state.options.hand_size}",
             code="nt-discard-first",
         )
     if who.key in state.draws:
         raise RuleViolation(
-            f"{who.key} first draws {state.draws[who.key].count} cards", code="nt-draw-first"
+            f"{who.key} first draws {n_cards(state.draws[who.key].count)}", code="nt-draw-first"
         )
     if who.key in state.refreshed:
         raise RuleViolation(f"{who.key} has already refreshed at this reset", code="nt-refreshed")

@@ -109,12 +109,15 @@ def _step(state: NightTerrorsState, shuffle: Shuffle) -> list[Event]:
     for found in state.open_conflicts():
         ended = _ended(state, found)
         if ended is not None:
-            made: list[Event] = [ended]
-            if state.options.deck == "managed":
-                pile = [*state.deck, *state.set_aside]
-                made.append(ev.DeckShuffled(order=shuffle(pile), reason="conflict_end"))
-            return made
+            return [ended, *_reshuffled(state, [*state.deck, *state.set_aside], shuffle)]
     return []
+
+
+def _reshuffled(state: NightTerrorsState, pile: list[str], shuffle: Shuffle) -> list[Event]:
+    """A managed deck is shuffled again once a conflict ends, its set-aside pile back in."""
+    if state.options.deck != "managed":
+        return []
+    return [ev.DeckShuffled(order=shuffle(pile), reason="conflict_end")]
 
 
 def settle(
@@ -124,6 +127,10 @@ def settle(
     done = list(events)
     for event in events:
         evolve(state, event)
+        if isinstance(event, ev.ConflictEnded):  # abandoned: the pile is back in the deck
+            for shuffled in _reshuffled(state, list(state.deck), shuffle):
+                evolve(state, shuffled)
+                done.append(shuffled)
     while True:
         more = _step(state, shuffle)
         if not more:

@@ -4,8 +4,13 @@ above 4 discards down by its own choice, below 4 draws up - and anyone may then 
 
 from __future__ import annotations
 
+import pytest
+
 from tablelog.commands.reads import show
+from tablelog.errors import Forbidden
 from tablelog.events import night_terrors as ev
+from tablelog.projections.night_terrors.text import describe
+from tablelog.projections.night_terrors.views import hand
 from tablelog.rules.common import StartScene, StartSession
 from tablelog.rules.night_terrors import commands as c
 from tests.unit.night_terrors.table import (
@@ -102,3 +107,23 @@ def test_an_ended_conflict_is_kept_small_and_still_shown_whole(new: Tables) -> N
     assert [x["raise"]["value"] for x in shown.view["exchanges"]] == [12]
     assert shown.view["narrations"] == [["alice", "Mine."]]
     assert shown.view["exchange"] == 1
+
+
+def test_one_card_is_counted_as_one_card(new: Tables) -> None:
+    table = new({**RECORDED, "hand_size": "1"}).given(ALICE, BOB, StartSession())
+    refused = table.refuse(draw("Alice", "2C", "3C"), "nt-draw-count")
+    assert refused.message == "alice draws 1 card (session); 2 given"
+    drawn = only(table.when(draw("Alice", "2C")), ev.CardsDrawn)
+    assert describe(drawn) == "alice draws 1 card (session)"
+
+
+def test_a_hand_is_read_by_its_player_alone_and_an_npcs_by_the_gm(new: Tables) -> None:
+    vlad = c.CreateCharacter(player="gm", character="Vlad", card="KC")
+    state = new().given(ALICE, vlad, StartSession()).state
+    assert len(hand(state, "Vlad", "gm")["cards"]) == 4
+    with pytest.raises(Forbidden) as refused:
+        hand(state, "Vlad", "alice")
+    assert refused.value.message == "vlad's hand is visible to the GM (an NPC) only"
+    with pytest.raises(Forbidden) as refused:
+        hand(state, "Alice", "gm")
+    assert refused.value.message == "alice's hand is visible to its player only"

@@ -106,11 +106,19 @@ ROWS: list[tuple[str, dict[str, str], list[Command], Command, str, str]] = [
     ),
     (
         "does not meet",
-        {},
+        FREE,
         PUSHED[:-1],
         see("Alice", "5H", "6C"),
         "nt-does-not-meet",
         "11 does not meet the raise of 15; push (price 4), escalate or give",
+    ),
+    (  # cannot_see=strict: push and escalate would be refused, so they are not offered
+        "does not meet, the hand can",
+        {},
+        PUSHED[:-1],
+        see("Alice", "5H", "6C"),
+        "nt-does-not-meet",
+        "11 does not meet the raise of 15; your hand can meet it: play more cards, or give",
     ),
     (
         "short reversal",
@@ -118,7 +126,7 @@ ROWS: list[tuple[str, dict[str, str], list[Command], Command, str, str]] = [
         RAISED,
         see("Bob", "7C"),
         "nt-does-not-meet",
-        "7 does not meet the raise of 12; push (price 5), escalate or give",
+        "7 does not meet the raise of 12; your hand can meet it: play more cards, or give",
     ),
     (
         "pay Spades in Tears",
@@ -362,7 +370,7 @@ ROWS: list[tuple[str, dict[str, str], list[Command], Command, str, str]] = [
         ENDED,
         c.Narrate(conflict="c1", character="Bob", text="won"),
         "nt-not-winner",
-        "only alice decide the stakes of c1; bob is out",
+        "only alice decides the stakes of c1; bob is out",
     ),
     (
         "nothing owed",
