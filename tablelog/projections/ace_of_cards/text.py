@@ -159,17 +159,48 @@ def conflict_lines(view: dict[str, Any]) -> list[str]:
         lines.append(
             f"  {ace}: deck {cards['deck']}, hand {hand}, discard {_cards(cards['discard'])}"
         )
-    for action in view["actions"]:
-        lines.append(f"  {action['id']}: {action['actor']}: {action['text']}")
-    for played in view["sets"]:
-        amount = f" {played['amount']}" if played["amount"] is not None else ""
-        kind = f" {played['damage_type']}" if played["damage_type"] else ""
-        lines.append(
-            f"  {played['character']} Magic Cards {played['mp']} MP: {_cards(played['cards'])} "
-            f"-> {played['name']}{amount}{kind}"
-        )
-    for key, check in view["checks"].items():
-        state = "called" if check["rolled"] is None else check["rule"] or "rolled"
-        double = " (double or nothing)" if check["double_or_nothing"] else ""
-        lines.append(f"  check {key} ({check['character']}, {check['kind']}){double}: {state}")
+    actions = {action["id"]: action for action in view["actions"]}
+    for kind, ref in view["order"]:
+        if kind == "action":
+            lines.append(f"  {ref}: {actions[ref]['actor']}: {actions[ref]['text']}")
+        elif kind == "set":
+            lines.append("  " + _set_line(view["sets"][int(ref)]))
+        elif kind == "check":
+            lines.append("  " + _check_line(ref, view["checks"][ref]))
+        else:
+            lines.append("  " + _reaction_line(view["reactions"][int(ref)]))
     return lines
+
+
+def _set_line(played: dict[str, Any]) -> str:
+    amount = f" {played['amount']}" if played["amount"] is not None else ""
+    kind = f" {played['damage_type']}" if played["damage_type"] else ""
+    return (
+        f"{played['character']} Magic Cards {played['mp']} MP: {_cards(played['cards'])} "
+        f"-> {played['name']}{amount}{kind}"
+    )
+
+
+def _check_line(key: str, check: dict[str, Any]) -> str:
+    state = "called" if check["rolled"] is None else check["rule"] or "rolled"
+    double = " (double or nothing)" if check["double_or_nothing"] else ""
+    return f"check {key} ({check['character']}, {check['kind']}){double}: {state}"
+
+
+def _reaction_line(reaction: dict[str, Any]) -> str:
+    who = reaction["character"]
+    match reaction["kind"]:
+        case "trap-card":
+            result = "a hit" if reaction["hit"] else "a miss"
+            return (
+                f"{who} Trap Card after {reaction['action']}, naming {SUITS[reaction['suit']]}: "
+                f"bottom card {reaction['card']}, {result}"
+            )
+        case "free-spell":
+            return f"{who} casts {reaction['spell']} for free ({reaction['mp']} MP paid)"
+        case "mulligan":
+            return (
+                f"{who} Mulligan: {_cards(reaction['discarded'])} discarded, "
+                f"{reaction['drawn']} drawn"
+            )
+    return f"{who} High or Low after {reaction['check']}: draws 1, discards {reaction['card']}"

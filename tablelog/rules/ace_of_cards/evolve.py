@@ -25,6 +25,7 @@ from tablelog.rules.ace_of_cards.state import (
     Check,
     Conflict,
     Pile,
+    Reaction,
     SetPlayed,
 )
 from tablelog.rules.options import from_recorded
@@ -90,6 +91,12 @@ def _acted(state: AceState, key: str) -> None:
         character.mulligan_done = False
 
 
+def _react(state: AceState, conflict: str, reaction: Reaction) -> None:
+    found = state.conflicts[conflict]
+    found.order.append(["reaction", str(len(found.reactions))])
+    found.reactions.append(reaction)
+
+
 def evolve(state: AceState, event: AceEvent) -> AceState:
     match event:
         case ev.PlayerJoined():
@@ -151,6 +158,7 @@ def evolve(state: AceState, event: AceEvent) -> AceState:
             conflict.actions.append(
                 Action(event.action_id, event.actor, event.enemy, event.visible, event.text)
             )
+            conflict.order.append(["action", event.action_id])
             for key in conflict.party:
                 state.characters[key].trap_window = None
             _acted(state, event.actor)
@@ -160,6 +168,7 @@ def evolve(state: AceState, event: AceEvent) -> AceState:
             character.trap_window = None
             _acted(state, event.character_id)
             conflict = state.conflicts[event.conflict]
+            conflict.order.append(["set", str(len(conflict.sets))])
             conflict.sets.append(
                 SetPlayed(
                     len(conflict.sets), event.character_id, event.mp_spent, event.cards, event.set
@@ -178,6 +187,16 @@ def evolve(state: AceState, event: AceEvent) -> AceState:
                 conflict.beats.extend([event.character_id, t] for t in event.targets)
         case ev.MulliganTaken():
             state.characters[event.character_id].mulligan_done = True
+            _react(
+                state,
+                event.conflict,
+                Reaction(
+                    "mulligan",
+                    event.character_id,
+                    discarded=list(event.discarded),
+                    drawn=len(event.drawn),
+                ),
+            )
         case ev.TrapCardRevealed():
             character = state.characters[event.character_id]
             pile = _pile(state, event.character_id)
@@ -185,11 +204,29 @@ def evolve(state: AceState, event: AceEvent) -> AceState:
             pile.discard.append(event.card)
             character.trapped.append(event.trigger_action_id)
             character.trap_window = event.trigger_action_id if event.hit else None
+            _react(
+                state,
+                event.conflict,
+                Reaction(
+                    "trap-card",
+                    event.character_id,
+                    action=event.trigger_action_id,
+                    suit=event.named_suit,
+                    card=event.card,
+                    hit=event.hit,
+                ),
+            )
         case ev.FreeSpellCast():
             character = state.characters[event.character_id]
             character.mp -= event.mp_cost
             character.trap_window = None
+            _react(
+                state,
+                event.conflict,
+                Reaction("free-spell", event.character_id, spell=event.spell, mp=event.mp_cost),
+            )
         case ev.CheckCalled():
+            state.conflicts[event.conflict].order.append(["check", event.check_id])
             state.conflicts[event.conflict].checks[event.check_id] = Check(
                 check_id=event.check_id,
                 character_id=event.character_id,
@@ -223,6 +260,17 @@ def evolve(state: AceState, event: AceEvent) -> AceState:
         case ev.HighOrLowUsed():
             character = state.characters[event.character_id]
             character.owes_discard = character.drew = None
+            _react(
+                state,
+                event.conflict,
+                Reaction(
+                    "high-or-low",
+                    event.character_id,
+                    card=event.discarded,
+                    check=event.check_id,
+                    drawn=1,
+                ),
+            )
         case ev.ConflictEnded():
             conflict = state.conflicts[event.conflict]
             conflict.status = "ended"

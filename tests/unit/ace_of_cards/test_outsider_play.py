@@ -1,0 +1,107 @@
+"""What a newcomer met playing the ruleset from the rules file and the README alone (issue 18's
+held-out play), each kept as a transcript: `show` tells the conflict in the order it happened,
+Trap Cards, free spells, Mulligans and High or Low included; a party member without the class
+is told it has no deck, not that it is in no conflict."""
+
+from __future__ import annotations
+
+import pytest
+
+from tablelog.errors import RuleViolation
+from tablelog.projections.ace_of_cards import VIEWS, views
+from tablelog.rules.ace_of_cards import commands as c
+from tests.unit.ace_of_cards.table import Tables, ace, magic, open_
+
+
+def test_show_tells_the_conflict_in_order_reactions_included(new: Tables) -> None:
+    table = new({"deck_mode": "recorded", "dice": "recorded"})
+    table.given(
+        ace("kit", magic_cards=2, trap_card=2, mulligan=1),
+        open_(["kit"], ["goblin", "ogre"], hands={"kit": ["3C", "4C", "5C", "6C", "JK1"]}),
+        magic("kit", 20, "3C", "4C", "5C", "6C", set="magic-flush", drawn=["1C", "2C", "7C", "1D"]),
+        c.TakeAction(conflict=None, actor="goblin", text="claws at Kit"),
+        c.TrapCard(conflict=None, character="kit", suit="hearts", card="3H"),
+        c.FreeSpell(conflict=None, character="kit", spell="Ice bolt", mp=10),
+        c.CallCheck(
+            conflict=None, character="kit", kind="accuracy", dice=[8, 10], dl=9, damage=5,
+            target="ogre", double=True,
+        ),
+        c.RollCheck(conflict=None, check="k1", values=[7, 7]),
+        c.HighOrLowDraw(conflict=None, character="kit", card="5H"),
+        c.HighOrLowDiscard(conflict=None, character="kit", card="1D"),
+        c.Mulligan(conflict=None, character="kit", cards=["7C"], drawn=["2H"]),
+    )  # fmt: skip
+    view = VIEWS.show_view(table.state, "c1", None)
+    assert view["order"] == [
+        ["set", "0"],
+        ["action", "a1"],
+        ["reaction", "0"],
+        ["reaction", "1"],
+        ["check", "k1"],
+        ["reaction", "2"],
+        ["reaction", "3"],
+    ]
+    assert view["reactions"] == [
+        {
+            "kind": "trap-card",
+            "character": "kit",
+            "action": "a1",
+            "suit": "H",
+            "card": "3H",
+            "hit": True,
+        },
+        {"kind": "free-spell", "character": "kit", "spell": "Ice bolt", "mp": 10},
+        {"kind": "high-or-low", "character": "kit", "card": "1D", "check": "k1", "drawn": 1},
+        {"kind": "mulligan", "character": "kit", "discarded": ["7C"], "drawn": 1},
+    ]
+    lines = VIEWS.show_lines(table.state, view)
+    assert lines[2:] == [
+        "  kit Magic Cards 20 MP: 3C 4C 5C 6C -> Magic Flush 43 fire",
+        "  a1: goblin: claws at Kit",
+        "  kit Trap Card after a1, naming hearts: bottom card 3H, a hit",
+        "  kit casts Ice bolt for free (10 MP paid)",
+        "  check k1 (kit, accuracy) (double or nothing): 7 + 7 = 14 against 9: critical success"
+        " (both dice 7, >= 6); double or nothing doubles it; damage HR 7 + 5 = 12, x 2 = 24",
+        "  kit High or Low after k1: draws 1, discards 1D",
+        "  kit Mulligan: 7C discarded, 1 drawn",
+    ]
+    # Through the service another player reads the same story: a draw is counted, not named.
+    assert "5H" not in str(VIEWS.show_view(table.state, "c1", "bob")["reactions"])
+    assert "2H" not in str(VIEWS.show_view(table.state, "c1", "bob")["reactions"])
+
+
+def test_a_trap_card_miss_says_so_in_show(new: Tables) -> None:
+    table = new({"deck_mode": "recorded"})
+    table.given(
+        ace("kit", trap_card=1),
+        open_(["kit"], ["goblin"], hands={"kit": ["3C", "4C", "5C", "6C", "JK1"]}),
+        c.TakeAction(conflict=None, actor="goblin", text="bites"),
+        c.TrapCard(conflict=None, character="kit", suit="hearts", card="6S"),
+    )
+    view = VIEWS.show_view(table.state, "c1", None)
+    assert view["reactions"][0]["hit"] is False
+    assert VIEWS.show_lines(table.state, view)[-1] == (
+        "  kit Trap Card after a1, naming hearts: bottom card 6S, a miss"
+    )
+
+
+def test_the_hand_of_a_party_member_without_the_class_names_the_missing_deck(
+    new: Tables,
+) -> None:
+    table = new()
+    table.given(
+        ace("kit", magic_cards=1),
+        c.CreateCharacter(player="gm", character="Bram", hp=50, mp=30),
+        open_(["kit", "bram"], ["goblin"]),
+    )
+    with pytest.raises(RuleViolation) as refused:
+        views.hand(table.state, "Bram", None)
+    assert (refused.value.code, refused.value.message) == (
+        "no-deck",
+        "Bram has no deck: Ace of Cards skills need the class (`deck`)",
+    )
+    # An Ace out of a conflict is still told the cards exist only during one.
+    table.given(c.EndConflict(conflict="c1"))
+    with pytest.raises(RuleViolation) as refused:
+        views.hand(table.state, "kit", None)
+    assert refused.value.code == "not-in-conflict"
