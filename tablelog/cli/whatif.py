@@ -185,6 +185,9 @@ def whatif(
         say(f"conflict {d.conflict} differs:")
         say(f"  real    ({d.real_status or 'absent'}): {_beats(d.real)}")
         say(f"  what-if ({d.whatif_status or 'absent'}): {_beats(d.whatif)}")
+        if d.real_outcome != d.whatif_outcome:  # what beats cannot say (amounts, types)
+            say(f"  real    outcome: {'; '.join(d.real_outcome) or 'none'}")
+            say(f"  what-if outcome: {'; '.join(d.whatif_outcome) or 'none'}")
 
 
 def _through_service(
