@@ -172,13 +172,36 @@ def conflict_lines(view: dict[str, Any]) -> list[str]:
     return lines
 
 
+def outcome(summary: dict[str, Any]) -> list[str]:
+    """A conflict's outcome in words: each set's effect and each rolled Check's, in order."""
+    found: list[str] = []
+    for kind, ref in summary["order"]:
+        if kind == "set":
+            found.append(_set_line(summary["sets"][int(ref)]))
+        elif kind == "check" and summary["checks"][ref]["rolled"] is not None:
+            found.append(_check_line(ref, summary["checks"][ref]))
+    return found
+
+
 def _set_line(played: dict[str, Any]) -> str:
-    amount = f" {played['amount']}" if played["amount"] is not None else ""
-    kind = f" {played['damage_type']}" if played["damage_type"] else ""
     return (
         f"{played['character']} Magic Cards {played['mp']} MP: {_cards(played['cards'])} "
-        f"-> {played['name']}{amount}{kind}"
+        f"-> {played['name']}{_effect_words(played)}"
     )
+
+
+def _effect_words(played: dict[str, Any]) -> str:
+    targets = ", ".join(played["targets"])
+    if played["statuses"]:
+        how = "cured of" if played["cured"] else "suffer"
+        return f": {targets} {how} {' and '.join(played['statuses'])}"
+    if played["amount"] is not None and played["damage_type"]:
+        return f" {played['amount']} {played['damage_type']} to {targets}"
+    if played["amount"] is not None:
+        return f" {played['amount']} HP and MP to {targets}"
+    if played["damage_type"]:  # Magic Pair: the type its free attack's damage takes
+        return f", its free attack's damage {played['damage_type']}"
+    return ""
 
 
 def _check_line(key: str, check: dict[str, Any]) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 import msgspec
 
 from tablelog.errors import Forbidden, RuleViolation
+from tablelog.projections.ace_of_cards import text
 from tablelog.projections.ace_of_cards.visibility import owner, sees_hand
 from tablelog.rules.ace_of_cards import flow
 from tablelog.rules.ace_of_cards.sets import NAMES
@@ -55,6 +56,13 @@ def character_view(state: AceState, who: Character, viewer: str | None) -> dict[
 
 
 def conflict_summary(conflict: Conflict) -> dict[str, Any]:
+    summary = _summary(conflict)
+    # What beats cannot say (amounts, damage types, statuses): whatif compares it too.
+    summary["outcome"] = text.outcome(summary)
+    return summary
+
+
+def _summary(conflict: Conflict) -> dict[str, Any]:
     return {
         "status": conflict.status,
         "party": list(conflict.party),
@@ -98,6 +106,8 @@ def conflict_summary(conflict: Conflict) -> dict[str, Any]:
                 "amount": p.amount,
                 "damage_type": p.damage_type,
                 "targets": list(p.targets),
+                "statuses": list(p.statuses),
+                "cured": p.cured,
             }
             for p in conflict.sets
         ],

@@ -179,6 +179,7 @@ def evolve(state: AceState, event: AceEvent) -> AceState:
             played = conflict.sets[-1]
             played.amount, played.damage_type = event.amount, event.damage_type
             played.targets = list(event.targets)
+            played.statuses, played.cured = list(event.statuses), event.cured
             for recovery in event.recovered:
                 character = state.characters[recovery.character_id]
                 character.hp += recovery.hp

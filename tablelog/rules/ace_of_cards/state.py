@@ -82,6 +82,8 @@ class SetPlayed(msgspec.Struct):
     amount: int | None = None
     damage_type: str | None = None
     targets: list[str] = msgspec.field(default_factory=list)
+    statuses: list[str] = msgspec.field(default_factory=list)  # Full Status
+    cured: bool | None = None  # Full Status: the party cured (True) or the enemies afflicted
 
 
 class Reaction(msgspec.Struct):

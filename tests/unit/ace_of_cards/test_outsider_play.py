@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from tablelog.commands.whatif import differences
 from tablelog.errors import RuleViolation
 from tablelog.projections.ace_of_cards import VIEWS, views
 from tablelog.rules.ace_of_cards import commands as c
@@ -56,7 +57,7 @@ def test_show_tells_the_conflict_in_order_reactions_included(new: Tables) -> Non
     ]
     lines = VIEWS.show_lines(table.state, view)
     assert lines[2:] == [
-        "  kit Magic Cards 20 MP: 3C 4C 5C 6C -> Magic Flush 43 fire",
+        "  kit Magic Cards 20 MP: 3C 4C 5C 6C -> Magic Flush 43 fire to goblin, ogre",
         "  a1: goblin: claws at Kit",
         "  kit Trap Card after a1, naming hearts: bottom card 3H, a hit",
         "  kit casts Ice bolt for free (10 MP paid)",
@@ -105,3 +106,25 @@ def test_the_hand_of_a_party_member_without_the_class_names_the_missing_deck(
     with pytest.raises(RuleViolation) as refused:
         views.hand(table.state, "kit", None)
     assert refused.value.code == "not-in-conflict"
+
+
+def test_whatif_compares_a_sets_effect_beyond_who_was_hit(new: Tables) -> None:
+    """AC-1 played twice, once each flush: both hit goblin and ogre (the same beats), and the
+    outcome tells 43 fire from 33 light."""
+    views_of = []
+    for chosen in ("magic-flush", "blinding-flush"):
+        table = new({"deck_mode": "recorded"})
+        table.given(
+            ace("kit", magic_cards=2),
+            open_(["kit"], ["goblin", "ogre"], hands={"kit": ["3C", "4C", "5C", "6C", "JK1"]}),
+            magic("kit", 20, "3C", "4C", "5C", "6C", set=chosen, drawn=["1C", "2C", "7C", "1D"]),
+        )
+        views_of.append(views.state_view(table.state))
+    (found,) = differences(*views_of)
+    assert found.real == found.whatif == [["kit", "goblin"], ["kit", "ogre"]]
+    assert found.real_outcome == [
+        "kit Magic Cards 20 MP: 3C 4C 5C 6C -> Magic Flush 43 fire to goblin, ogre"
+    ]
+    assert found.whatif_outcome == [
+        "kit Magic Cards 20 MP: 3C 4C 5C 6C -> Blinding Flush 33 light to goblin, ogre"
+    ]
