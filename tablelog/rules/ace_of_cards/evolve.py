@@ -91,6 +91,12 @@ def _acted(state: AceState, key: str) -> None:
         character.mulligan_done = False
 
 
+def _next_action(state: AceState, conflict: Conflict) -> None:
+    """Another action begins: a Trap Card's free spell, which comes at once, is gone."""
+    for key in conflict.party:
+        state.characters[key].trap_window = None
+
+
 def _react(state: AceState, conflict: str, reaction: Reaction) -> None:
     found = state.conflicts[conflict]
     found.order.append(["reaction", str(len(found.reactions))])
@@ -159,8 +165,7 @@ def evolve(state: AceState, event: AceEvent) -> AceState:
                 Action(event.action_id, event.actor, event.enemy, event.visible, event.text)
             )
             conflict.order.append(["action", event.action_id])
-            for key in conflict.party:
-                state.characters[key].trap_window = None
+            _next_action(state, conflict)
             _acted(state, event.actor)
         case ev.MagicCardsUsed():
             character = state.characters[event.character_id]
@@ -228,6 +233,7 @@ def evolve(state: AceState, event: AceEvent) -> AceState:
             )
         case ev.CheckCalled():
             state.conflicts[event.conflict].order.append(["check", event.check_id])
+            _next_action(state, state.conflicts[event.conflict])  # a Check is an action's
             state.conflicts[event.conflict].checks[event.check_id] = Check(
                 check_id=event.check_id,
                 character_id=event.character_id,

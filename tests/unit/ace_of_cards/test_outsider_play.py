@@ -128,3 +128,24 @@ def test_whatif_compares_a_sets_effect_beyond_who_was_hit(new: Tables) -> None:
     assert found.whatif_outcome == [
         "kit Magic Cards 20 MP: 3C 4C 5C 6C -> Blinding Flush 33 light to goblin, ogre"
     ]
+
+
+@pytest.mark.parametrize("checker", ["kit", "bram"])
+def test_a_check_begins_an_action_so_a_trap_cards_free_spell_is_gone(
+    new: Tables, checker: str
+) -> None:
+    """The free spell comes "immediately" after the Trap Card: a Check (an attack, a spell, a
+    Clock), the Ace's own or an ally's, is the next action, as `act` is."""
+    table = new({"deck_mode": "recorded", "dice": "recorded"})
+    table.given(
+        ace("kit", trap_card=2),
+        c.CreateCharacter(player="gm", character="Bram", hp=50, mp=30),
+        open_(["kit", "bram"], ["goblin"], hands={"kit": ["3C", "4C", "5C", "6C", "JK1"]}),
+        c.TakeAction(conflict=None, actor="goblin", text="bites"),
+        c.TrapCard(conflict=None, character="kit", suit="hearts", card="3H"),
+        c.CallCheck(conflict=None, character=checker, kind="accuracy", dice=[8, 10], dl=9),
+    )
+    error = table.refuse(
+        c.FreeSpell(conflict=None, character="kit", spell="Ice bolt", mp=10), "no-trap-hit"
+    )
+    assert "kit has none pending" in error.message
