@@ -149,3 +149,12 @@ def test_a_check_begins_an_action_so_a_trap_cards_free_spell_is_gone(
         c.FreeSpell(conflict=None, character="kit", spell="Ice bolt", mp=10), "no-trap-hit"
     )
     assert "kit has none pending" in error.message
+
+
+def test_a_party_member_named_as_an_enemy_is_told_so(new: Tables) -> None:
+    table = new()
+    table.given(ace("kit", magic_cards=1))
+    error = table.refuse(open_(["kit"], ["goblin", "Kit"]), "enemy-twice")
+    assert error.message == "Kit is in the party; an enemy is someone else"
+    error = table.refuse(open_(["kit"], ["goblin", "Goblin"]), "enemy-twice")
+    assert error.message == "Goblin is given twice"
