@@ -5,13 +5,19 @@ is told it has no deck, not that it is in no conflict."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from tablelog.commands.audit import account_of
 from tablelog.commands.whatif import differences
 from tablelog.errors import RuleViolation
+from tablelog.events import ace_of_cards as ev
+from tablelog.events.base import Event
 from tablelog.projections.ace_of_cards import VIEWS, views
 from tablelog.rules.ace_of_cards import commands as c
 from tests.unit.ace_of_cards.table import Tables, ace, magic, open_
+from tests.unit.ace_of_cards.test_audit import edited
 
 
 def test_show_tells_the_conflict_in_order_reactions_included(new: Tables) -> None:
@@ -158,3 +164,48 @@ def test_a_party_member_named_as_an_enemy_is_told_so(new: Tables) -> None:
     assert error.message == "Kit is in the party; an enemy is someone else"
     error = table.refuse(open_(["kit"], ["goblin", "Goblin"]), "enemy-twice")
     assert error.message == "Goblin is given twice"
+
+
+@pytest.mark.parametrize(
+    ("kind", "changes", "refusal"),
+    [
+        (
+            ev.FreeSpellCast,
+            {"mp_cost": 15},
+            "spell-cost: free spell costs 15 MP; limit is SL x 5 = 10",
+        ),
+        (
+            ev.MagicCardsUsed,
+            {"mp_spent": 25},
+            "mp-range: Magic Cards at SL 2 takes 10-20 MP in steps of 5; got 25",
+        ),
+        (
+            ev.TrapCardRevealed,
+            {"trigger_action_id": "a9"},
+            "not-latest: Trap Card answers an action as it resolves: the latest (a1); a9 given",
+        ),
+    ],
+)
+def test_the_audit_rechecks_each_limited_card_play(
+    new: Tables, kind: type[Event], changes: dict[str, Any], refusal: str
+) -> None:
+    """A log edited (or written by a buggy version) past a limit of the rules is named by
+    seq with the rules' own refusal, as a decision that does not follow."""
+    table = new()
+    table.shuffle.deck("3C", "4C", "5C", "6C", "JK1", bottom=["3H"])
+    table.given(
+        ace("kit", magic_cards=2, trap_card=2),
+        open_(["kit"], ["goblin", "ogre"]),
+        magic("kit", 20, "3C", "4C", "5C", "6C", set="magic-flush"),
+        c.TakeAction(conflict=None, actor="goblin", text="claws"),
+        c.TrapCard(conflict=None, character="kit", suit="hearts"),
+        c.FreeSpell(conflict=None, character="kit", spell="Zap", mp=10),
+    )
+    assert account_of(table.log()).discrepancies == []
+    log, seq = edited(table.log(), kind, 0, **changes)
+    first = account_of(log).discrepancies[0]
+    assert (first.seq, first.field, first.expected) == (
+        seq,
+        "*",
+        f"refused by the rules: {refusal}",
+    )
