@@ -1,7 +1,8 @@
 """The Ace of Cards audit's checks: each recorded decision recomputed from the state before
 it by the rules' own functions (sets.fits, effects.effect_of, checks.outcome), every limited
-card play (Magic Cards' MP, a Trap Card's trigger, its free spell) re-checked by the rules'
-own refusals, and every stored random fact checked against the cards it came from."""
+card play (Magic Cards' MP, Mulligan, a Trap Card's trigger, its free spell) re-checked by
+the rules' own refusals, and every stored random fact checked against the cards it came
+from."""
 
 from __future__ import annotations
 
@@ -18,7 +19,13 @@ from tablelog.rules.ace_of_cards import commands as c
 from tablelog.rules.ace_of_cards.cards import is_joker, suit_of
 from tablelog.rules.ace_of_cards.checks import outcome, rolled
 from tablelog.rules.ace_of_cards.effects import effect_of
-from tablelog.rules.ace_of_cards.play import free_spell, magic_limits, resolve, trap_card
+from tablelog.rules.ace_of_cards.play import (
+    free_spell,
+    magic_limits,
+    mulligan_limits,
+    resolve,
+    trap_card,
+)
 from tablelog.rules.ace_of_cards.sets import fits
 from tablelog.rules.ace_of_cards.state import AceState
 
@@ -70,6 +77,9 @@ class Checker:
                         state, event.conflict, event.character_id, event.mp_spent, event.cards
                     ),
                 ) + _compare(seq, event, {"fits": fitting, "set": chosen})
+            case ev.MulliganTaken():  # after its discards and draws, which no limit reads
+                who = state.characters[event.character_id]
+                return _allowed(seq, event, lambda: mulligan_limits(who, len(event.discarded)))
             case ev.FreeSpellCast():
                 spell = c.FreeSpell(
                     conflict=event.conflict,

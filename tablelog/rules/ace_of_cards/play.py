@@ -174,16 +174,16 @@ def use_magic_cards(state: AceState, cmd: c.UseMagicCards, shuffle: Shuffle) -> 
     return plan.events
 
 
-def mulligan(state: AceState, cmd: c.Mulligan, shuffle: Shuffle) -> list[Event]:
-    found, who, pile = flow.ace(state, cmd.conflict, cmd.character)
+def mulligan_limits(who: Character, count: int) -> None:
+    """Mulligan's limits (the skill, 1 to SL cards, once a turn): the command and the audit
+    check them alike."""
     _not_owing(who)
     sl = flow.skill(who, "mulligan", "Mulligan")
-    if not cmd.cards:
+    if not count:
         raise InvalidInput("Mulligan discards at least 1 card; none given", code="card-count")
-    if len(cmd.cards) > sl:
+    if count > sl:
         raise RuleViolation(
-            f"Mulligan allows at most SL ({sl}) cards; {len(cmd.cards)} given",
-            code="mulligan-limit",
+            f"Mulligan allows at most SL ({sl}) cards; {count} given", code="mulligan-limit"
         )
     if who.mulligan_done:
         raise RuleViolation(
@@ -191,6 +191,11 @@ def mulligan(state: AceState, cmd: c.Mulligan, shuffle: Shuffle) -> list[Event]:
             "action since the last",
             code="mulligan-used",
         )
+
+
+def mulligan(state: AceState, cmd: c.Mulligan, shuffle: Shuffle) -> list[Event]:
+    found, who, pile = flow.ace(state, cmd.conflict, cmd.character)
+    mulligan_limits(who, len(cmd.cards))
     cards = pick(cmd.cards, pile.hand, "hand")
     plan = Plan(state, shuffle)
     plan.add(

@@ -180,6 +180,11 @@ def test_a_party_member_named_as_an_enemy_is_told_so(new: Tables) -> None:
             "mp-range: Magic Cards at SL 2 takes 10-20 MP in steps of 5; got 25",
         ),
         (
+            ev.MulliganTaken,
+            {"discarded": ["1C", "2C", "7C"]},
+            "mulligan-limit: Mulligan allows at most SL (1) cards; 3 given",
+        ),
+        (
             ev.TrapCardRevealed,
             {"trigger_action_id": "a9"},
             "not-latest: Trap Card answers an action as it resolves: the latest (a1); a9 given",
@@ -194,13 +199,14 @@ def test_the_audit_rechecks_each_limited_card_play(
     table = new()
     table.shuffle.deck("3C", "4C", "5C", "6C", "JK1", bottom=["3H"])
     table.given(
-        ace("kit", magic_cards=2, trap_card=2),
+        ace("kit", magic_cards=2, trap_card=2, mulligan=1),
         open_(["kit"], ["goblin", "ogre"]),
         magic("kit", 20, "3C", "4C", "5C", "6C", set="magic-flush"),
         c.TakeAction(conflict=None, actor="goblin", text="claws"),
         c.TrapCard(conflict=None, character="kit", suit="hearts"),
         c.FreeSpell(conflict=None, character="kit", spell="Zap", mp=10),
     )
+    table.given(c.Mulligan(conflict=None, character="kit", cards=[table.pile("kit").hand[0]]))
     assert account_of(table.log()).discrepancies == []
     log, seq = edited(table.log(), kind, 0, **changes)
     first = account_of(log).discrepancies[0]
