@@ -170,9 +170,9 @@ def evolve(state: AceState, event: AceEvent) -> AceState:
         case ev.MagicCardsUsed():
             character = state.characters[event.character_id]
             character.mp -= event.mp_spent
-            character.trap_window = None
             _acted(state, event.character_id)
             conflict = state.conflicts[event.conflict]
+            _next_action(state, conflict)  # Magic Cards is an action, whoever's
             conflict.order.append(["set", str(len(conflict.sets))])
             conflict.sets.append(
                 SetPlayed(

@@ -136,21 +136,29 @@ def test_whatif_compares_a_sets_effect_beyond_who_was_hit(new: Tables) -> None:
     ]
 
 
-@pytest.mark.parametrize("checker", ["kit", "bram"])
-def test_a_check_begins_an_action_so_a_trap_cards_free_spell_is_gone(
-    new: Tables, checker: str
-) -> None:
-    """The free spell comes "immediately" after the Trap Card: a Check (an attack, a spell, a
-    Clock), the Ace's own or an ally's, is the next action, as `act` is."""
+@pytest.mark.parametrize("next_action", ["kit's check", "bram's check", "lea's magic cards"])
+def test_the_next_action_takes_a_trap_cards_free_spell_away(new: Tables, next_action: str) -> None:
+    """The free spell comes "immediately" after the Trap Card: the next action (a Check, an
+    attack, a spell or a Clock, or Magic Cards), the Ace's own or an ally's, ends the chance,
+    as `act` does."""
     table = new({"deck_mode": "recorded", "dice": "recorded"})
     table.given(
         ace("kit", trap_card=2),
+        ace("lea", magic_cards=1),
         c.CreateCharacter(player="gm", character="Bram", hp=50, mp=30),
-        open_(["kit", "bram"], ["goblin"], hands={"kit": ["3C", "4C", "5C", "6C", "JK1"]}),
+        open_(
+            ["kit", "lea", "bram"],
+            ["goblin"],
+            hands={"kit": ["3C", "4C", "5C", "6C", "JK1"], "lea": ["1C", "2C", "3C", "4C", "5C"]},
+        ),
         c.TakeAction(conflict=None, actor="goblin", text="bites"),
         c.TrapCard(conflict=None, character="kit", suit="hearts", card="3H"),
-        c.CallCheck(conflict=None, character=checker, kind="accuracy", dice=[8, 10], dl=9),
     )
+    who, what = next_action.split("'s ")
+    if what == "check":
+        table.given(c.CallCheck(conflict=None, character=who, kind="accuracy", dice=[8, 10], dl=9))
+    else:
+        table.given(magic(who, 10, "1C", "2C", drawn=["6C", "7C"]))
     error = table.refuse(
         c.FreeSpell(conflict=None, character="kit", spell="Ice bolt", mp=10), "no-trap-hit"
     )
