@@ -185,6 +185,13 @@ def whatif(
         say(f"conflict {d.conflict} differs:")
         say(f"  real    ({d.real_status or 'absent'}): {_beats(d.real)}")
         say(f"  what-if ({d.whatif_status or 'absent'}): {_beats(d.whatif)}")
+        # What beats cannot say (amounts, types): the sentences found on one side only.
+        for sentence in d.real_outcome:
+            if sentence not in d.whatif_outcome:
+                say(f"  real only:    {sentence}")
+        for sentence in d.whatif_outcome:
+            if sentence not in d.real_outcome:
+                say(f"  what-if only: {sentence}")
 
 
 def _through_service(

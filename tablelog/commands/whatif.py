@@ -25,14 +25,17 @@ from tablelog.storage import EventStore
 from tablelog.storage.scratch import scratch_store
 
 
-class Difference(msgspec.Struct, frozen=True, kw_only=True):
-    """How one conflict's outcome differs: [winner, loser] pairs, really and in the what-if."""
+class Difference(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """How one conflict's outcome differs: [winner, loser] pairs, really and in the what-if,
+    and the sentences of its `outcome` when its ruleset gives one (amounts, types)."""
 
     conflict: str
     real: list[list[str]]
     whatif: list[list[str]]
     real_status: str | None
     whatif_status: str | None
+    real_outcome: list[str] = []
+    whatif_outcome: list[str] = []
 
 
 def scratch_copy(store: EventStore, campaign: str, at: int) -> EventStore:
@@ -66,9 +69,8 @@ def differences(real: dict[str, Any], whatif: dict[str, Any]) -> list[Difference
     found: list[Difference] = []
     for key in [*real_conflicts, *(k for k in whatif_conflicts if k not in real_conflicts)]:
         mine, theirs = real_conflicts.get(key, {}), whatif_conflicts.get(key, {})
-        if mine.get("beats", []) == theirs.get("beats", []) and mine.get("status") == theirs.get(
-            "status"
-        ):
+        compared = ("beats", "status", "outcome")
+        if all(mine.get(part) == theirs.get(part) for part in compared):
             continue
         found.append(
             Difference(
@@ -77,6 +79,8 @@ def differences(real: dict[str, Any], whatif: dict[str, Any]) -> list[Difference
                 whatif=theirs.get("beats", []),
                 real_status=mine.get("status"),
                 whatif_status=theirs.get("status"),
+                real_outcome=mine.get("outcome", []),
+                whatif_outcome=theirs.get("outcome", []),
             )
         )
     return found

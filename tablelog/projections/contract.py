@@ -41,8 +41,11 @@ class RulesetViews(Generic[S]):
 
     - `state_view(state, viewer)`: the ruleset's own keys of `state --json` (core code puts
       `campaign`, `ruleset`, `seq`, `session`, `session_open` and `scene` first); it must hold
-      `conflicts`. `state_lines(view)` is `state` as text, from that whole view (local or
-      from the service alike).
+      `conflicts`, each with `status` and `beats` ([winner, loser] pairs), which `whatif`
+      compares; a conflict may add `outcome`, a list of sentences for what else its outcome
+      is (amounts, damage types) that `beats` cannot say, and `whatif` compares that too.
+      `state_lines(view)` is `state` as text, from that whole view (local or from the
+      service alike).
     - `show_view(state, conflict, viewer)`: a conflict round by round (`conflict` None: the
       only open one; NotFound when there is none), and `show_lines(state, view)` as text.
       `kept_at(state, conflict)` is the seq whose state still holds a conflict whole when

@@ -1,9 +1,12 @@
 """The Ace of Cards audit's checks: each recorded decision recomputed from the state before
-it by the rules' own functions (sets.fits, effects.effect_of, checks.outcome), and every
-stored random fact checked against the cards it came from."""
+it by the rules' own functions (sets.fits, effects.effect_of, checks.outcome), every limited
+card play (Magic Cards' MP, Mulligan, a Trap Card's trigger, its free spell) re-checked by
+the rules' own refusals, and every stored random fact checked against the cards it came
+from."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -12,10 +15,17 @@ from tablelog.errors import TablelogError
 from tablelog.events import ace_of_cards as ev
 from tablelog.events.base import Event
 from tablelog.projections.account import Discrepancy
+from tablelog.rules.ace_of_cards import commands as c
 from tablelog.rules.ace_of_cards.cards import is_joker, suit_of
 from tablelog.rules.ace_of_cards.checks import outcome, rolled
 from tablelog.rules.ace_of_cards.effects import effect_of
-from tablelog.rules.ace_of_cards.play import resolve
+from tablelog.rules.ace_of_cards.play import (
+    free_spell,
+    magic_limits,
+    mulligan_limits,
+    resolve,
+    trap_card,
+)
 from tablelog.rules.ace_of_cards.sets import fits
 from tablelog.rules.ace_of_cards.state import AceState
 
@@ -39,6 +49,16 @@ def _compare(seq: int, event: Event, expected: dict[str, Any]) -> list[Discrepan
     ]
 
 
+def _allowed(seq: int, event: Event, decide: Callable[[], object]) -> list[Discrepancy]:
+    """A limited play (Magic Cards' MP, a Trap Card's trigger, its free spell's window and
+    cost) re-checked by the rules' own function on the state before it."""
+    try:
+        decide()
+    except TablelogError as exc:
+        return [found(seq, event, "*", "recorded", f"refused by the rules: {exc}")]
+    return []
+
+
 class Checker:
     def __init__(self) -> None:
         self.used: dict[str, ev.MagicCardsUsed] = {}  # conflict -> its latest Magic Cards
@@ -50,12 +70,39 @@ class Checker:
                 cards = resolve(event.cards, event.jokers)
                 fitting = fits(cards, state.options.same_value_groups)
                 chosen = event.set if event.set in fitting else (fitting[0] if fitting else None)
-                return _compare(seq, event, {"fits": fitting, "set": chosen})
+                return _allowed(
+                    seq,
+                    event,
+                    lambda: magic_limits(
+                        state, event.conflict, event.character_id, event.mp_spent, event.cards
+                    ),
+                ) + _compare(seq, event, {"fits": fitting, "set": chosen})
+            case ev.MulliganTaken():  # after its discards and draws, which no limit reads
+                who = state.characters[event.character_id]
+                return _allowed(seq, event, lambda: mulligan_limits(who, len(event.discarded)))
+            case ev.FreeSpellCast():
+                spell = c.FreeSpell(
+                    conflict=event.conflict,
+                    character=event.character_id,
+                    spell=event.spell,
+                    mp=event.mp_cost,
+                )
+                return _allowed(seq, event, lambda: free_spell(state, spell))
             case ev.SetEffectApplied():
                 return self._effect(state, seq, event)
             case ev.CardsDrawn():
                 return self._drawn(state, seq, event)
             case ev.TrapCardRevealed():
+                trap = c.TrapCard(
+                    conflict=event.conflict,
+                    character=event.character_id,
+                    suit=event.named_suit,
+                    action=event.trigger_action_id,
+                    card=event.card if state.options.deck_mode == "recorded" else None,
+                )
+                refused = _allowed(seq, event, lambda: trap_card(state, trap))
+                if refused:
+                    return refused
                 pile = state.characters[event.character_id].pile
                 hit = is_joker(event.card) or suit_of(event.card) == event.named_suit
                 wanted: dict[str, Any] = {"hit": hit}

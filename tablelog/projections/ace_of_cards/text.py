@@ -159,17 +159,71 @@ def conflict_lines(view: dict[str, Any]) -> list[str]:
         lines.append(
             f"  {ace}: deck {cards['deck']}, hand {hand}, discard {_cards(cards['discard'])}"
         )
-    for action in view["actions"]:
-        lines.append(f"  {action['id']}: {action['actor']}: {action['text']}")
-    for played in view["sets"]:
-        amount = f" {played['amount']}" if played["amount"] is not None else ""
-        kind = f" {played['damage_type']}" if played["damage_type"] else ""
-        lines.append(
-            f"  {played['character']} Magic Cards {played['mp']} MP: {_cards(played['cards'])} "
-            f"-> {played['name']}{amount}{kind}"
-        )
-    for key, check in view["checks"].items():
-        state = "called" if check["rolled"] is None else check["rule"] or "rolled"
-        double = " (double or nothing)" if check["double_or_nothing"] else ""
-        lines.append(f"  check {key} ({check['character']}, {check['kind']}){double}: {state}")
+    actions = {action["id"]: action for action in view["actions"]}
+    for kind, ref in view["order"]:
+        if kind == "action":
+            lines.append(f"  {ref}: {actions[ref]['actor']}: {actions[ref]['text']}")
+        elif kind == "set":
+            lines.append("  " + _set_line(view["sets"][int(ref)]))
+        elif kind == "check":
+            lines.append("  " + _check_line(ref, view["checks"][ref]))
+        else:
+            lines.append("  " + _reaction_line(view["reactions"][int(ref)]))
     return lines
+
+
+def outcome(summary: dict[str, Any]) -> list[str]:
+    """A conflict's outcome in words: each set's effect and each rolled Check's, in order."""
+    found: list[str] = []
+    for kind, ref in summary["order"]:
+        if kind == "set":
+            found.append(_set_line(summary["sets"][int(ref)]))
+        elif kind == "check" and summary["checks"][ref]["rolled"] is not None:
+            found.append(_check_line(ref, summary["checks"][ref]))
+    return found
+
+
+def _set_line(played: dict[str, Any]) -> str:
+    return (
+        f"{played['character']} Magic Cards {played['mp']} MP: {_cards(played['cards'])} "
+        f"-> {played['name']}{_effect_words(played)}"
+    )
+
+
+def _effect_words(played: dict[str, Any]) -> str:
+    targets = ", ".join(played["targets"])
+    if played["statuses"]:
+        how = "cured of" if played["cured"] else "suffer"
+        return f": {targets} {how} {' and '.join(played['statuses'])}"
+    if played["amount"] is not None and played["damage_type"]:
+        return f" {played['amount']} {played['damage_type']} to {targets}"
+    if played["amount"] is not None:
+        return f" {played['amount']} HP and MP to {targets}"
+    if played["damage_type"]:  # Magic Pair: the type its free attack's damage takes
+        return f", its free attack's damage {played['damage_type']}"
+    return ""
+
+
+def _check_line(key: str, check: dict[str, Any]) -> str:
+    state = "called" if check["rolled"] is None else check["rule"] or "rolled"
+    double = " (double or nothing)" if check["double_or_nothing"] else ""
+    return f"check {key} ({check['character']}, {check['kind']}){double}: {state}"
+
+
+def _reaction_line(reaction: dict[str, Any]) -> str:
+    who = reaction["character"]
+    match reaction["kind"]:
+        case "trap-card":
+            result = "a hit" if reaction["hit"] else "a miss"
+            return (
+                f"{who} Trap Card after {reaction['action']}, naming {SUITS[reaction['suit']]}: "
+                f"bottom card {reaction['card']}, {result}"
+            )
+        case "free-spell":
+            return f"{who} casts {reaction['spell']} for free ({reaction['mp']} MP paid)"
+        case "mulligan":
+            return (
+                f"{who} Mulligan: {_cards(reaction['discarded'])} discarded, "
+                f"{reaction['drawn']} drawn"
+            )
+    return f"{who} High or Low after {reaction['check']}: draws 1, discards {reaction['card']}"

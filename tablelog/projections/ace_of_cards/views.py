@@ -13,10 +13,11 @@ from typing import Any
 import msgspec
 
 from tablelog.errors import Forbidden, RuleViolation
+from tablelog.projections.ace_of_cards import text
 from tablelog.projections.ace_of_cards.visibility import owner, sees_hand
 from tablelog.rules.ace_of_cards import flow
 from tablelog.rules.ace_of_cards.sets import NAMES
-from tablelog.rules.ace_of_cards.state import AceState, Character, Conflict
+from tablelog.rules.ace_of_cards.state import AceState, Character, Conflict, Reaction
 
 
 def cards_view(state: AceState, who: Character, viewer: str | None) -> dict[str, Any] | None:
@@ -55,6 +56,13 @@ def character_view(state: AceState, who: Character, viewer: str | None) -> dict[
 
 
 def conflict_summary(conflict: Conflict) -> dict[str, Any]:
+    summary = _summary(conflict)
+    # What beats cannot say (amounts, damage types, statuses): whatif compares it too.
+    summary["outcome"] = text.outcome(summary)
+    return summary
+
+
+def _summary(conflict: Conflict) -> dict[str, Any]:
     return {
         "status": conflict.status,
         "party": list(conflict.party),
@@ -98,12 +106,27 @@ def conflict_summary(conflict: Conflict) -> dict[str, Any]:
                 "amount": p.amount,
                 "damage_type": p.damage_type,
                 "targets": list(p.targets),
+                "statuses": list(p.statuses),
+                "cured": p.cured,
             }
             for p in conflict.sets
         ],
+        "reactions": [reaction_view(r) for r in conflict.reactions],
         # [dealer, enemy] for each enemy a set or a Check dealt damage to (whatif compares).
         "beats": [list(b) for b in conflict.beats],
+        # What happened in order: [kind, ref], ref an action's or check's id or an index into
+        # sets or reactions.
+        "order": [list(o) for o in conflict.order],
     }
+
+
+def reaction_view(reaction: Reaction) -> dict[str, Any]:
+    """A reaction's public facts (a draw is counted, never named), without the empty ones."""
+    facts: dict[str, Any] = {"kind": reaction.kind, "character": reaction.character_id}
+    for key, value in msgspec.structs.asdict(reaction).items():
+        if key not in ("kind", "character_id") and value is not None and value != []:
+            facts[key] = value
+    return facts
 
 
 def state_view(state: AceState, viewer: str | None = None) -> dict[str, Any]:
@@ -136,6 +159,7 @@ def hand(state: AceState, who: str, viewer: str | None) -> dict[str, Any]:
     if viewer is not None and not sees_hand(state, ace.key, viewer):
         whose = "the GM's" if owner(state, ace.key) == "gm" else f"{ace.player}'s"
         raise Forbidden(f"{ace.display}'s hand is {whose} to see only", code="not-yours")
+    flow.has_deck(ace)  # a party member without the class has no hand in any conflict
     if ace.pile is None:
         raise RuleViolation(
             f"deck, hand and discard exist only during a conflict; {ace.display} is in none",

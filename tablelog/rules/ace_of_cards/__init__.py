@@ -111,6 +111,7 @@ RULESET = Ruleset[AceState](
     table=lambda state: state.table,
     commands=commands_of(AceCommand),
     demo=lazy("tablelog.rules.ace_of_cards.demo", "demo"),
+    version=2,  # 2: a conflict keeps its reactions and the order things happened in
 )
 
 __all__ = ["RULESET", "AceCommand", "AceEvent", "AceState", "decide", "evolve"]

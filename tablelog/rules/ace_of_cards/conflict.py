@@ -43,7 +43,11 @@ def open_conflict(state: AceState, cmd: c.OpenConflict, shuffle: Shuffle) -> lis
     enemies: list[str] = []
     for name in cmd.enemies:
         enemy = player_name(name, "enemy name")
-        if enemy in enemies or enemy in party:
+        if enemy in party:  # one side only: a party member cannot be its own enemy
+            raise InvalidInput(
+                f"{name.strip()} is in the party; an enemy is someone else", code="enemy-twice"
+            )
+        if enemy in enemies:
             raise InvalidInput(f"{name.strip()} is given twice", code="enemy-twice")
         enemies.append(enemy)
     aces = [k for k in party if state.characters[k].cards is not None]

@@ -25,6 +25,7 @@ from tablelog.rules.ace_of_cards.state import (
     Check,
     Conflict,
     Pile,
+    Reaction,
     SetPlayed,
 )
 from tablelog.rules.options import from_recorded
@@ -90,6 +91,18 @@ def _acted(state: AceState, key: str) -> None:
         character.mulligan_done = False
 
 
+def _next_action(state: AceState, conflict: Conflict) -> None:
+    """Another action begins: a Trap Card's free spell, which comes at once, is gone."""
+    for key in conflict.party:
+        state.characters[key].trap_window = None
+
+
+def _react(state: AceState, conflict: str, reaction: Reaction) -> None:
+    found = state.conflicts[conflict]
+    found.order.append(["reaction", str(len(found.reactions))])
+    found.reactions.append(reaction)
+
+
 def evolve(state: AceState, event: AceEvent) -> AceState:
     match event:
         case ev.PlayerJoined():
@@ -151,15 +164,16 @@ def evolve(state: AceState, event: AceEvent) -> AceState:
             conflict.actions.append(
                 Action(event.action_id, event.actor, event.enemy, event.visible, event.text)
             )
-            for key in conflict.party:
-                state.characters[key].trap_window = None
+            conflict.order.append(["action", event.action_id])
+            _next_action(state, conflict)
             _acted(state, event.actor)
         case ev.MagicCardsUsed():
             character = state.characters[event.character_id]
             character.mp -= event.mp_spent
-            character.trap_window = None
             _acted(state, event.character_id)
             conflict = state.conflicts[event.conflict]
+            _next_action(state, conflict)  # Magic Cards is an action, whoever's
+            conflict.order.append(["set", str(len(conflict.sets))])
             conflict.sets.append(
                 SetPlayed(
                     len(conflict.sets), event.character_id, event.mp_spent, event.cards, event.set
@@ -170,6 +184,7 @@ def evolve(state: AceState, event: AceEvent) -> AceState:
             played = conflict.sets[-1]
             played.amount, played.damage_type = event.amount, event.damage_type
             played.targets = list(event.targets)
+            played.statuses, played.cured = list(event.statuses), event.cured
             for recovery in event.recovered:
                 character = state.characters[recovery.character_id]
                 character.hp += recovery.hp
@@ -178,6 +193,16 @@ def evolve(state: AceState, event: AceEvent) -> AceState:
                 conflict.beats.extend([event.character_id, t] for t in event.targets)
         case ev.MulliganTaken():
             state.characters[event.character_id].mulligan_done = True
+            _react(
+                state,
+                event.conflict,
+                Reaction(
+                    "mulligan",
+                    event.character_id,
+                    discarded=list(event.discarded),
+                    drawn=len(event.drawn),
+                ),
+            )
         case ev.TrapCardRevealed():
             character = state.characters[event.character_id]
             pile = _pile(state, event.character_id)
@@ -185,11 +210,30 @@ def evolve(state: AceState, event: AceEvent) -> AceState:
             pile.discard.append(event.card)
             character.trapped.append(event.trigger_action_id)
             character.trap_window = event.trigger_action_id if event.hit else None
+            _react(
+                state,
+                event.conflict,
+                Reaction(
+                    "trap-card",
+                    event.character_id,
+                    action=event.trigger_action_id,
+                    suit=event.named_suit,
+                    card=event.card,
+                    hit=event.hit,
+                ),
+            )
         case ev.FreeSpellCast():
             character = state.characters[event.character_id]
             character.mp -= event.mp_cost
             character.trap_window = None
+            _react(
+                state,
+                event.conflict,
+                Reaction("free-spell", event.character_id, spell=event.spell, mp=event.mp_cost),
+            )
         case ev.CheckCalled():
+            state.conflicts[event.conflict].order.append(["check", event.check_id])
+            _next_action(state, state.conflicts[event.conflict])  # a Check is an action's
             state.conflicts[event.conflict].checks[event.check_id] = Check(
                 check_id=event.check_id,
                 character_id=event.character_id,
@@ -223,6 +267,17 @@ def evolve(state: AceState, event: AceEvent) -> AceState:
         case ev.HighOrLowUsed():
             character = state.characters[event.character_id]
             character.owes_discard = character.drew = None
+            _react(
+                state,
+                event.conflict,
+                Reaction(
+                    "high-or-low",
+                    event.character_id,
+                    card=event.discarded,
+                    check=event.check_id,
+                    drawn=1,
+                ),
+            )
         case ev.ConflictEnded():
             conflict = state.conflicts[event.conflict]
             conflict.status = "ended"

@@ -35,14 +35,19 @@ def open_conflict(state: AceState, given: str | None) -> Conflict:
     return found
 
 
-def ace(state: AceState, given: str | None, name: str) -> tuple[Conflict, Character, Pile]:
-    """An Ace of the open conflict with its cards (deck, hand and discard pile)."""
-    who = character(state, name)
+def has_deck(who: Character) -> Character:
+    """`who`, refused unless it has taken the class (a party member may be a plain ally)."""
     if who.cards is None:
         raise RuleViolation(
             f"{who.display} has no deck: Ace of Cards skills need the class (`deck`)",
             code="no-deck",
         )
+    return who
+
+
+def ace(state: AceState, given: str | None, name: str) -> tuple[Conflict, Character, Pile]:
+    """An Ace of the open conflict with its cards (deck, hand and discard pile)."""
+    who = has_deck(character(state, name))
     if who.conflict is None or who.pile is None:
         raise RuleViolation(
             f"deck, hand and discard exist only during a conflict; {who.display} is in none",

@@ -20,7 +20,7 @@ from tablelog.rules.ace_of_cards.cards import (
 )
 from tablelog.rules.ace_of_cards.deck import Plan, Shuffle, draw, drawable, pick
 from tablelog.rules.ace_of_cards.effects import effect_of
-from tablelog.rules.ace_of_cards.state import AceState, Character
+from tablelog.rules.ace_of_cards.state import AceState, Character, Conflict
 from tablelog.rules.text import text_of
 
 MP_STEP = 5
@@ -104,31 +104,40 @@ def choose_set(
     return key
 
 
-def use_magic_cards(state: AceState, cmd: c.UseMagicCards, shuffle: Shuffle) -> list[Event]:
-    found, who, pile = flow.ace(state, cmd.conflict, cmd.character)
+def magic_limits(
+    state: AceState, conflict: str | None, character: str, mp: int, given: list[str]
+) -> tuple[Conflict, Character, list[str]]:
+    """Magic Cards' limits (the skill, MP in steps of 5 up to 10 + 5 x SL and at most 5
+    cards, the MP left, the cards in hand): the command and the audit check them alike.
+    Returns the conflict, the Ace and the cards as resolved from its hand."""
+    found, who, pile = flow.ace(state, conflict, character)
     _not_owing(who)
     sl = flow.skill(who, "magic_cards", "Magic Cards")
     cap = min(10 + MP_STEP * sl, MP_STEP * MAX_SET)
-    if cmd.mp % MP_STEP:
-        raise RuleViolation(f"{cmd.mp} MP is not a multiple of 5", code="mp-step")
-    if not 10 <= cmd.mp <= cap:
+    if mp % MP_STEP:
+        raise RuleViolation(f"{mp} MP is not a multiple of 5", code="mp-step")
+    if not 10 <= mp <= cap:
         raise RuleViolation(
-            f"Magic Cards at SL {sl} takes 10-{cap} MP in steps of 5; got {cmd.mp}",
+            f"Magic Cards at SL {sl} takes 10-{cap} MP in steps of 5; got {mp}",
             code="mp-range",
         )
-    _mp(who, cmd.mp)
-    count = cmd.mp // MP_STEP
+    _mp(who, mp)
+    count = mp // MP_STEP
     if count > len(pile.hand):
         raise RuleViolation(
-            f"{cmd.mp} MP resolves {count} cards; the hand holds {len(pile.hand)}",
+            f"{mp} MP resolves {count} cards; the hand holds {len(pile.hand)}",
             code="hand-short",
         )
-    if len(cmd.cards) != count:
+    if len(given) != count:
         raise RuleViolation(
-            f"{cmd.mp} MP resolves exactly {count} cards; {len(cmd.cards)} given",
-            code="card-count",
+            f"{mp} MP resolves exactly {count} cards; {len(given)} given", code="card-count"
         )
-    cards = pick(cmd.cards, pile.hand, "hand")
+    return found, who, pick(given, pile.hand, "hand")
+
+
+def use_magic_cards(state: AceState, cmd: c.UseMagicCards, shuffle: Shuffle) -> list[Event]:
+    found, who, cards = magic_limits(state, cmd.conflict, cmd.character, cmd.mp, cmd.cards)
+    count = len(cards)
     jokers = _jokers(cards, cmd.jokers)
     resolved = resolve(cards, jokers)
     fitting = s.fits(resolved, state.options.same_value_groups)
@@ -165,16 +174,16 @@ def use_magic_cards(state: AceState, cmd: c.UseMagicCards, shuffle: Shuffle) -> 
     return plan.events
 
 
-def mulligan(state: AceState, cmd: c.Mulligan, shuffle: Shuffle) -> list[Event]:
-    found, who, pile = flow.ace(state, cmd.conflict, cmd.character)
+def mulligan_limits(who: Character, count: int) -> None:
+    """Mulligan's limits (the skill, 1 to SL cards, once a turn): the command and the audit
+    check them alike."""
     _not_owing(who)
     sl = flow.skill(who, "mulligan", "Mulligan")
-    if not cmd.cards:
+    if not count:
         raise InvalidInput("Mulligan discards at least 1 card; none given", code="card-count")
-    if len(cmd.cards) > sl:
+    if count > sl:
         raise RuleViolation(
-            f"Mulligan allows at most SL ({sl}) cards; {len(cmd.cards)} given",
-            code="mulligan-limit",
+            f"Mulligan allows at most SL ({sl}) cards; {count} given", code="mulligan-limit"
         )
     if who.mulligan_done:
         raise RuleViolation(
@@ -182,6 +191,11 @@ def mulligan(state: AceState, cmd: c.Mulligan, shuffle: Shuffle) -> list[Event]:
             "action since the last",
             code="mulligan-used",
         )
+
+
+def mulligan(state: AceState, cmd: c.Mulligan, shuffle: Shuffle) -> list[Event]:
+    found, who, pile = flow.ace(state, cmd.conflict, cmd.character)
+    mulligan_limits(who, len(cmd.cards))
     cards = pick(cmd.cards, pile.hand, "hand")
     plan = Plan(state, shuffle)
     plan.add(

@@ -82,6 +82,26 @@ class SetPlayed(msgspec.Struct):
     amount: int | None = None
     damage_type: str | None = None
     targets: list[str] = msgspec.field(default_factory=list)
+    statuses: list[str] = msgspec.field(default_factory=list)  # Full Status
+    cured: bool | None = None  # Full Status: the party cured (True) or the enemies afflicted
+
+
+class Reaction(msgspec.Struct):
+    """A card play outside an action, as the table sees it (face up; a draw only counted):
+    a Trap Card (`trap-card`), its free spell (`free-spell`), a Mulligan (`mulligan`), or
+    High or Low (`high-or-low`)."""
+
+    kind: str
+    character_id: str
+    action: str | None = None  # Trap Card: the enemy's action answered
+    suit: str | None = None  # Trap Card: the suit named
+    card: str | None = None  # Trap Card: the bottom card; High or Low: the card discarded
+    hit: bool | None = None  # Trap Card
+    spell: str | None = None  # the free spell
+    mp: int | None = None  # its MP paid
+    check: str | None = None  # High or Low: the Check whose critical or fumble opened it
+    discarded: list[str] = msgspec.field(default_factory=list)  # Mulligan
+    drawn: int | None = None  # Mulligan, High or Low: how many cards were drawn (never which)
 
 
 class Conflict(msgspec.Struct):
@@ -92,8 +112,12 @@ class Conflict(msgspec.Struct):
     actions: list[Action] = msgspec.field(default_factory=list)
     checks: dict[str, Check] = msgspec.field(default_factory=dict)
     sets: list[SetPlayed] = msgspec.field(default_factory=list)
+    reactions: list[Reaction] = msgspec.field(default_factory=list)
     # [dealer, enemy] for every enemy a set or a Check dealt damage to (what whatif compares).
     beats: list[list[str]] = msgspec.field(default_factory=list)
+    # What happened, in order, for `show`: [kind, ref] with kind action (ref its id), set
+    # (its index), check (its id) or reaction (its index).
+    order: list[list[str]] = msgspec.field(default_factory=list)
 
 
 class AceState(msgspec.Struct):
