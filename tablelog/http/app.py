@@ -14,7 +14,7 @@ from litestar.openapi import OpenAPIConfig
 from tablelog import __version__
 from tablelog.commands.database import EventStore, open_store
 from tablelog.errors import TablelogError
-from tablelog.http import errors, reads, stream
+from tablelog.http import errors, page, reads, stream
 from tablelog.http.body import JsonRequest
 from tablelog.http.commands import command_routes
 from tablelog.http.context import signed_in
@@ -61,11 +61,17 @@ def create_app(
     # is read (context.py).
     signed = Router(
         path="/",
-        route_handlers=[*reads.ROUTES, *ruleset_routes(), *stream.ROUTES, *command_routes()],
+        route_handlers=[
+            *reads.ROUTES,
+            *ruleset_routes(),
+            *stream.ROUTES,
+            *command_routes(),
+            *page.ROUTES,
+        ],
         guards=[signed_in],
     )
     return Litestar(
-        route_handlers=[*reads.PUBLIC, signed],
+        route_handlers=[*reads.PUBLIC, *page.PUBLIC, signed],
         request_class=JsonRequest,
         state=state,
         on_startup=[start],
