@@ -1,0 +1,530 @@
+"""Improv on the web page: its panels (from the filtered views) and the actions open now.
+
+Panels are built from `show` and `state` as `viewer` sees them and from the viewer's own
+hand (the `hand` read, owner only), so a card another may not see is a card back here too.
+Actions name what the viewer may do at this point of play; core code still tries each
+one's probe against the rules before offering it, and the command itself is decided and
+authorized when it is sent, as from any client.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tablelog.errors import TablelogError
+from tablelog.projections.improv import views
+from tablelog.projections.page import Action, Card, Field, Grid, Panel, role_of
+from tablelog.rules.common import EndScene, EndSession, StartScene, StartSession
+from tablelog.rules.improv import commands as c
+from tablelog.rules.improv.cards import is_red, pretty
+from tablelog.rules.improv.state import GM, Conflict, ImprovState, Side
+
+_TEXT = "…"  # what a probe says where the person will write their own words
+
+
+def _face(card: str | None, *, label: str = "", mine: bool = False, **more: Any) -> Card:
+    if card is None:
+        return Card(face=None, label=label, mine=mine, **more)
+    return Card(
+        face=pretty(card), label=label, mine=mine, tone="red" if is_red(card) else "", **more
+    )
+
+
+def _owner(side: Side) -> str:
+    return GM if side.gm or side.player is None else side.player
+
+
+def _bonus_note(play: dict[str, Any]) -> str:
+    parts = []
+    if play["tokens"]:
+        parts.append(f"+{play['tokens']} token(s)")
+    if play["talent"]:
+        parts.append(f"talent {play['talent']}")
+    return ", ".join(parts)
+
+
+def _conflict_panel(state: ImprovState, conflict: Conflict, viewer: str) -> Panel:
+    shown = views.show_view(state, conflict, viewer)
+    rounds = shown["rounds"]
+    current = rounds[-1] if rounds else None
+    header = ["Side", "Player", "Stake", "Opposes", "Card", "Victory pile", "Status"]
+    rows: list[list[str | list[Card]]] = []
+    for key, side in shown["sides"].items():
+        play = current["plays"].get(key) if current else None
+        owner = GM if side["gm"] else side["player"]
+        card: str | list[Card] = "—"
+        if play is not None and current is not None:
+            card = [
+                _face(
+                    play["card"],
+                    label=key,
+                    mine=owner == viewer and play["card"] is not None and not current["revealed"],
+                    total=play["total"],
+                    note=_bonus_note(play),
+                )
+            ]
+        rows.append(
+            [
+                conflict.sides[key].display,
+                "GM" if side["gm"] else str(side["player"]),
+                side["stake"],
+                side["opposes"] or "—",
+                card,
+                [_face(v, label=f"{key}'s pile") for v in side["victory"]] or "—",
+                side["status"],
+            ]
+        )
+    facts = [("kind", shown["kind"]), ("status", shown["status"])]
+    if conflict.kind == "extended":
+        facts.append(("round", f"{len(rounds) or 1} of {conflict.planned_rounds}"))
+    stage = "stakes" if not conflict.stakes_closed else "cards face down"
+    if current and current["revealed"]:
+        stage = "revealed"
+    facts.append(("stage", stage))
+    return Panel(
+        key=f"conflict-{conflict.key}",
+        title=f"Conflict {conflict.key}",
+        facts=facts,
+        grid=Grid(header=header, rows=rows),
+        lines=_results(rounds),
+        waiting=_waiting(conflict, current),
+        conflict=conflict.key,
+    )
+
+
+def _results(rounds: list[dict[str, Any]]) -> list[str]:
+    lines = []
+    for rnd in rounds:
+        if not rnd["revealed"]:
+            continue
+        beats = (
+            ", ".join(f"{w} beats {loser}" for w, loser in rnd["beats"]) or "nobody beats anybody"
+        )
+        lines.append(f"round {rnd['round']}: {beats}")
+        if rnd["ties"]:
+            lines.append(f"  Hand of Fate: {', '.join(' = '.join(t) for t in rnd['ties'])}")
+        if rnd["choices_due"]:
+            lines.append(f"  to choose (eliminated or stay in): {', '.join(rnd['choices_due'])}")
+    return lines
+
+
+def _waiting(conflict: Conflict, current: dict[str, Any] | None) -> list[str]:
+    """Who must still act before the round can be revealed (who has played is public)."""
+    if conflict.status != "open" or not conflict.rounds:
+        return []
+    rnd = conflict.rounds[-1]
+    if rnd.revealed:
+        return [f"{k} (Hand of Fate choice)" for k in rnd.fate.choices_due]
+    return [f"{s.display} ({'GM' if s.gm else s.player})" for s in conflict.still_to_play(rnd)]
+
+
+def panels(state: ImprovState, viewer: str | None) -> list[Panel]:
+    seen = viewer or GM
+    found = [_conflict_panel(state, conflict, seen) for conflict in state.open_conflicts()]
+    if state.managed and role_of(seen) != "observer":
+        try:
+            hand = views.hand(state, seen, seen)
+        except TablelogError:
+            hand = None
+        if hand is not None:
+            found.append(
+                Panel(
+                    key="hand",
+                    title="Your hand",
+                    cards=[_face(card, label="in your hand", mine=True) for card in hand["cards"]],
+                    facts=[("deck", str(hand["deck"])), ("discard", str(hand["discard"]))],
+                )
+            )
+    whole = views.state_view(state, seen)
+    tokens = whole["tokens"]
+    found.append(
+        Panel(
+            key="tokens",
+            title="Story-tokens",
+            grid=Grid(
+                header=["Holder", "Tokens"],
+                rows=[
+                    ["GM", str(tokens["gm"])],
+                    ["pool", str(tokens["pool"])],
+                    ["bank", str(tokens["bank"])],
+                    ["out of play", str(tokens["out_of_play"])],
+                    ["on cards", str(tokens["table"])],
+                    *([p, str(n)] for p, n in tokens["players"].items()),
+                ],
+            ),
+        )
+    )
+    talents = whole["talents"]
+    if talents:
+        found.append(
+            Panel(
+                key="talents",
+                title="Talent use this session",
+                grid=Grid(
+                    header=["Character", "Player", "Used", "By talent"],
+                    rows=[
+                        [
+                            state.characters[key].display,
+                            t["player"],
+                            f"{t['used']} of {t['limit']}",
+                            ", ".join(f"{name} {n}" for name, n in t["by_talent"].items()) or "—",
+                        ]
+                        for key, t in talents.items()
+                    ],
+                ),
+            )
+        )
+    return found
+
+
+def actions(state: ImprovState, viewer: str | None) -> list[Action]:
+    seen = viewer or GM
+    role = role_of(seen)
+    if role == "observer":
+        return []
+    if role == "gm":
+        return _gm_actions(state)
+    return _player_actions(state, seen)
+
+
+def _gm_actions(state: ImprovState) -> list[Action]:
+    found: list[Action] = list(table_actions(state))
+    found.append(
+        Action(
+            command=c.CreateCharacter,
+            title="Create a protagonist",
+            fields=[
+                Field(name="player", label="player"),
+                Field(name="character", label="character"),
+                Field(name="talents", label="talents", kind="list", required=False),
+            ],
+            gm=True,
+        )
+    )
+    found.append(
+        Action(
+            command=c.OpenConflict,
+            title="Open a conflict",
+            fields=[
+                Field(name="conflict", label="id", required=False),
+                Field(name="extended", label="extended", kind="flag"),
+                Field(name="rounds", label="rounds", kind="number", required=False),
+            ],
+            probe=c.OpenConflict(),
+            gm=True,
+        )
+    )
+    for conflict in state.open_conflicts():
+        found += _gm_conflict_actions(state, conflict)
+    return found
+
+
+def table_actions(state: ImprovState) -> list[Action]:
+    """The GM's session and scene controls, as the clock stands."""
+    if state.session_open:
+        found = [Action(command=EndSession, title="End the session", probe=EndSession(), gm=True)]
+        if state.scene_open:
+            found.append(Action(command=EndScene, title="End the scene", probe=EndScene(), gm=True))
+        else:
+            found.append(
+                Action(
+                    command=StartScene,
+                    title="Start a scene",
+                    fields=[Field(name="title", label="title", required=False)],
+                    probe=StartScene(),
+                    gm=True,
+                )
+            )
+        return found
+    return [Action(command=StartSession, title="Start a session", probe=StartSession(), gm=True)]
+
+
+def _gm_conflict_actions(state: ImprovState, conflict: Conflict) -> list[Action]:
+    key = conflict.key
+    fixed = {"conflict": key}
+    found: list[Action] = []
+    stakes = [s for s in conflict.sides.values() if s.gm and s.status == "in"]
+    if not conflict.stakes_closed:
+        found.append(
+            Action(
+                command=c.SetStake,
+                title="Set a GM stake",
+                fields=[Field(name="side", label="stake name"), Field(name="text", label="stake")],
+                fixed={**fixed, "gm": True},
+                conflict=key,
+                gm=True,
+            )
+        )
+    rnd = conflict.rounds[-1] if conflict.rounds else None
+    revealed = rnd is not None and rnd.revealed
+    unplayed = [s.key for s in stakes if rnd is None or s.key not in rnd.plays]
+    if unplayed and not revealed:
+        found.append(_play(state, conflict, unplayed, GM))
+    if rnd is not None and rnd.plays and not revealed:
+        on = list(rnd.plays)
+        found.append(
+            Action(
+                command=c.PlaceBonus,
+                title="Place GM tokens on a card",
+                fields=[
+                    Field(name="on", label="on the card of", kind="choice", choices=on),
+                    Field(name="tokens", label="tokens", kind="number", default=1),
+                ],
+                fixed={**fixed, "by": "gm"},
+                probe=c.PlaceBonus(conflict=key, on=on[0], by="gm", tokens=1),
+                conflict=key,
+                gm=True,
+            )
+        )
+    found.append(
+        Action(
+            command=c.Reveal,
+            title="Reveal the round",
+            fixed=fixed,
+            conflict=key,
+            gm=True,
+            probe=c.Reveal(conflict=key),
+        )
+    )
+    for side in stakes:
+        found += _side_actions(state, conflict, side, gm=True)
+    found.append(
+        Action(
+            command=c.Close,
+            title="Close the conflict",
+            fixed=fixed,
+            conflict=key,
+            gm=True,
+            probe=c.Close(conflict=key),
+        )
+    )
+    found.append(
+        Action(
+            command=c.Abandon,
+            title="Abandon the conflict",
+            fields=[Field(name="reason", label="reason")],
+            fixed=fixed,
+            probe=c.Abandon(conflict=key, reason=_TEXT),
+            conflict=key,
+            gm=True,
+        )
+    )
+    return found
+
+
+def _play(state: ImprovState, conflict: Conflict, sides: list[str], owner: str) -> Action:
+    """Play a card face down: from the hand (managed) or as the table dealt it (recorded)."""
+    key = conflict.key
+    hand = state.hands.get(owner, []) if state.managed else []
+    fields = [Field(name="side", label="side", kind="choice", choices=sides)]
+    if len(sides) == 1:
+        fields = []
+    fixed: dict[str, Any] = {"conflict": key}
+    if len(sides) == 1:
+        fixed["side"] = sides[0]
+    if state.managed:
+        fields.append(
+            Field(
+                name="card",
+                label="card from your hand",
+                kind="choice",
+                choices=hand,
+                required=owner != GM,
+            )
+        )
+        if owner == GM:
+            fields.append(Field(name="from_deck", label="blind from the GM deck", kind="flag"))
+    else:
+        fields.append(Field(name="card", label="card (e.g. QH, 10S, JK)"))
+    probe = c.PlayCard(
+        conflict=key,
+        side=sides[0],
+        card=(hand[0] if hand else None) if state.managed else "2C",
+        from_deck=state.managed and owner == GM and not hand,
+    )
+    return Action(
+        command=c.PlayCard,
+        title="Play a card face down",
+        fields=fields,
+        fixed=fixed,
+        probe=probe,
+        conflict=key,
+        gm=owner == GM,
+    )
+
+
+def _side_actions(state: ImprovState, conflict: Conflict, side: Side, *, gm: bool) -> list[Action]:
+    """Hand of Fate, gifts and narration for one side the viewer acts for."""
+    key = conflict.key
+    fixed = {"conflict": key, "side": side.key}
+    found: list[Action] = []
+    rnd = conflict.rounds[-1] if conflict.rounds else None
+    if rnd is not None and rnd.revealed:
+        if side.key in rnd.fate.choices_due:
+            found.append(
+                Action(
+                    command=c.Fate,
+                    title=f"Hand of Fate: {side.display} chooses",
+                    fields=[
+                        Field(
+                            name="choice",
+                            label="choice",
+                            kind="choice",
+                            choices=["eliminate", "stay"],
+                        )
+                    ],
+                    fixed=fixed,
+                    probe=c.Fate(conflict=key, side=side.key, choice="stay"),
+                    conflict=key,
+                    gm=gm,
+                )
+            )
+        tied = any(side.key in pair for pair in rnd.fate.pending)
+        if tied and not state.managed:
+            found.append(
+                Action(
+                    command=c.Fate,
+                    title=f"Hand of Fate: {side.display}'s tie-breaker card",
+                    fields=[Field(name="draw", label="card drawn")],
+                    fixed=fixed,
+                    conflict=key,
+                    gm=gm,
+                )
+            )
+    own = [p.card for p in side.victory if p.own or side.status == "destroyed"]
+    if conflict.kind == "extended" and own:
+        receivers = [s.key for s in conflict.sides.values() if s.key != side.key]
+        found.append(
+            Action(
+                command=c.Give,
+                title=f"Give one of {side.display}'s victory cards",
+                fields=[
+                    Field(name="card", label="card", kind="choice", choices=own),
+                    Field(name="receiver", label="to", kind="choice", choices=receivers),
+                ],
+                fixed={"conflict": key, "giver": side.key},
+                probe=c.Give(conflict=key, giver=side.key, receiver=receivers[0], card=own[0])
+                if receivers
+                else None,
+                conflict=key,
+                gm=gm,
+            )
+        )
+    found.append(
+        Action(
+            command=c.Narrate,
+            title=f"Narrate for {side.display}",
+            fields=[
+                Field(name="text", label="narration"),
+                Field(name="final", label="final narration", kind="flag"),
+            ],
+            fixed=fixed,
+            probe=c.Narrate(conflict=key, side=side.key, text=_TEXT),
+            conflict=key,
+            gm=gm,
+        )
+    )
+    return found
+
+
+def _player_actions(state: ImprovState, player: str) -> list[Action]:
+    character = state.character_of(player)
+    if character is None:
+        return []
+    found: list[Action] = []
+    others = sorted(p for p in state.players if p not in (player, state.gm))
+    for conflict in state.open_conflicts():
+        key = conflict.key
+        fixed = {"conflict": key}
+        side = conflict.sides.get(character.key)
+        if side is None and not conflict.stakes_closed:
+            opposable = [s.key for s in conflict.sides.values()]
+            found.append(
+                Action(
+                    command=c.SetStake,
+                    title=f"Set {character.display}'s stake",
+                    fields=[
+                        Field(name="text", label="stake"),
+                        Field(name="opposes", label="opposes", kind="choice", choices=opposable),
+                    ],
+                    fixed={**fixed, "side": character.key},
+                    probe=c.SetStake(
+                        conflict=key, side=character.key, text=_TEXT, opposes=opposable[0]
+                    )
+                    if opposable
+                    else None,
+                    conflict=key,
+                )
+            )
+        rnd = conflict.rounds[-1] if conflict.rounds else None
+        revealed = rnd is not None and rnd.revealed
+        if (
+            side is not None
+            and side.status == "in"
+            and not revealed
+            and (rnd is None or side.key not in rnd.plays)
+        ):
+            found.append(_play(state, conflict, [side.key], player))
+        if rnd is not None and rnd.plays and not revealed:
+            on = list(rnd.plays)
+            found.append(
+                Action(
+                    command=c.PlaceBonus,
+                    title="Place story-tokens on a card",
+                    fields=[
+                        Field(name="on", label="on the card of", kind="choice", choices=on),
+                        Field(name="tokens", label="tokens", kind="number", default=1),
+                    ],
+                    fixed={**fixed, "by": character.key},
+                    probe=c.PlaceBonus(conflict=key, on=on[0], by=character.key, tokens=1),
+                    conflict=key,
+                )
+            )
+            talents = list(character.talents.values())
+            if talents:
+                first = character.key if character.key in rnd.plays else on[0]
+                found.append(
+                    Action(
+                        command=c.PlaceBonus,
+                        title=f"Use a talent of {character.display}",
+                        fields=[
+                            Field(
+                                name="on",
+                                label="on the card of",
+                                kind="choice",
+                                choices=[first, *(o for o in on if o != first)],
+                            ),
+                            Field(name="talent", label="talent", kind="choice", choices=talents),
+                            Field(
+                                name="assist", label="how it helps (another's card)", required=False
+                            ),
+                        ],
+                        fixed={**fixed, "by": character.key},
+                        probe=c.PlaceBonus(
+                            conflict=key,
+                            on=first,
+                            by=character.key,
+                            talent=talents[0],
+                            assist=None if first == character.key else _TEXT,
+                        ),
+                        conflict=key,
+                    )
+                )
+        if side is not None:
+            found += _side_actions(state, conflict, side, gm=False)
+        if others:
+            found.append(_award(key, player, others))
+    if others and not state.open_conflicts():
+        found.append(_award(None, player, others))
+    return found
+
+
+def _award(conflict: str | None, player: str, others: list[str]) -> Action:
+    return Action(
+        command=c.Award,
+        title="Award a story-token",
+        fields=[Field(name="receiver", label="to", kind="choice", choices=others)],
+        fixed={"giver": player, **({"conflict": conflict} if conflict else {})},
+        probe=c.Award(giver=player, receiver=others[0], conflict=conflict),
+        conflict=conflict,
+    )
