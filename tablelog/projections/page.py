@@ -50,7 +50,10 @@ class Panel(msgspec.Struct, frozen=True, kw_only=True):
     conflict: str | None = None
 
 
-FieldKind = Literal["text", "number", "choice", "flag", "list"]
+# How the page asks for a field and sends it: text; a number; one of `choices`; a checkbox;
+# a list (words separated by spaces); a map of names to numbers (`health=2, nerve=1`); named
+# groups of words (`red: ann bob; blue: cy`).
+FieldKind = Literal["text", "number", "choice", "flag", "list", "map", "groups"]
 
 
 class Field(msgspec.Struct, frozen=True, kw_only=True):

@@ -112,6 +112,22 @@
       if (text === "") { return undefined; }
       if (kind === "number") { return Number(text); }
       if (kind === "list") { return text.split(/[\s,]+/).filter(Boolean); }
+      if (kind === "map") {
+        const found = {};
+        for (const pair of text.split(/[,;\s]+/).filter(Boolean)) {
+          const [name, count] = pair.split("=");
+          found[name] = count === undefined ? 1 : Number(count);
+        }
+        return found;
+      }
+      if (kind === "groups") {
+        const found = {};
+        for (const group of text.split(";").map((g) => g.trim()).filter(Boolean)) {
+          const [name, members] = group.split(":");
+          found[name.trim()] = (members || "").split(/[\s,]+/).filter(Boolean);
+        }
+        return found;
+      }
       return text;
     }
 
