@@ -48,6 +48,7 @@
     let seq = Number(page.dataset.seq);
     let feed = null;
     let pending = false;
+    let again = false;
     let signedOut = false;
 
     function headers() {
@@ -66,7 +67,8 @@
 
     // Swap in the table as it stands, keeping what the person was typing and where.
     async function refresh() {
-      if (pending || signedOut) { return; }
+      if (signedOut) { return; }
+      if (pending) { again = true; return; }  // once this one is done, fetch once more
       pending = true;
       try {
         const answer = await fetch(base(campaign) + "/play/table", { credentials: "same-origin" });
@@ -75,6 +77,7 @@
         const html = await answer.text();
         const typed = new Map();
         for (const input of table.querySelectorAll("form.action [name]")) {
+          if (!changed(input)) { continue; }  // untouched: take the new table's default
           const key = input.form.dataset.key + "/" + input.name;
           typed.set(key, input.type === "checkbox" ? input.checked : input.value);
         }
@@ -88,10 +91,22 @@
         }
         for (const id of open) { const d = document.getElementById(id); if (d) { d.open = true; } }
         if (focused) { const f = document.getElementById(focused); if (f) { f.focus(); } }
-        status.textContent = "Live: up to date at seq " + seq + ".";
+        const shown = table.querySelector("[data-table-seq]");
+        if (shown) { seq = Math.max(seq, Number(shown.dataset.tableSeq)); }
+        status.textContent = "Live: up to date at seq " + (shown ? shown.dataset.tableSeq : seq) + ".";
       } finally {
         pending = false;
+        if (again) { again = false; refresh(); }
       }
+    }
+
+    function changed(input) {
+      if (input.type === "checkbox") { return input.checked !== input.defaultChecked; }
+      if (input.tagName === "SELECT") {
+        const first = [...input.options].find((o) => o.defaultSelected) || input.options[0];
+        return first ? input.value !== first.value : false;
+      }
+      return input.value !== input.defaultValue;
     }
 
     function follow() {

@@ -17,7 +17,7 @@ from tablelog.projections.page import Action, Card, Field, Grid, Panel, role_of
 from tablelog.rules.common import EndScene, EndSession, StartScene, StartSession
 from tablelog.rules.improv import commands as c
 from tablelog.rules.improv.cards import is_red, pretty
-from tablelog.rules.improv.state import GM, Conflict, ImprovState, Side
+from tablelog.rules.improv.state import GM, Conflict, ImprovState, Round, Side
 
 _TEXT = "…"  # what a probe says where the person will write their own words
 
@@ -110,12 +110,18 @@ def _results(rounds: list[dict[str, Any]]) -> list[str]:
 
 def _waiting(conflict: Conflict, current: dict[str, Any] | None) -> list[str]:
     """Who must still act before the round can be revealed (who has played is public)."""
-    if conflict.status != "open" or not conflict.rounds:
+    if conflict.status != "open" or not conflict.sides:
         return []
-    rnd = conflict.rounds[-1]
-    if rnd.revealed:
-        return [f"{k} (Hand of Fate choice)" for k in rnd.fate.choices_due]
-    return [f"{s.display} ({'GM' if s.gm else s.player})" for s in conflict.still_to_play(rnd)]
+    rnd = conflict.rounds[-1] if conflict.rounds else None
+    if rnd is not None and rnd.revealed:
+        if rnd.fate.choices_due:
+            return [f"{k} (Hand of Fate choice)" for k in rnd.fate.choices_due]
+        if conflict.kind == "simple" or rnd.number >= conflict.planned_rounds:
+            return []
+        rnd = None  # the next round, which begins with its first card
+    # A round not begun yet (the first, or the next): every side still in must play in it.
+    playing = rnd if rnd is not None else Round(number=len(conflict.rounds) + 1)
+    return [f"{s.display} ({'GM' if s.gm else s.player})" for s in conflict.still_to_play(playing)]
 
 
 def panels(state: ImprovState, viewer: str | None) -> list[Panel]:
@@ -257,8 +263,8 @@ def _gm_conflict_actions(state: ImprovState, conflict: Conflict) -> list[Action]
         )
     rnd = conflict.rounds[-1] if conflict.rounds else None
     revealed = rnd is not None and rnd.revealed
-    unplayed = [s.key for s in stakes if rnd is None or s.key not in rnd.plays]
-    if unplayed and not revealed:
+    unplayed = [s.key for s in stakes if _may_play(conflict, s)]
+    if unplayed:
         found.append(_play(state, conflict, unplayed, GM))
     if rnd is not None and rnd.plays and not revealed:
         on = list(rnd.plays)
@@ -310,6 +316,19 @@ def _gm_conflict_actions(state: ImprovState, conflict: Conflict) -> list[Action]
         )
     )
     return found
+
+
+def _may_play(conflict: Conflict, side: Side) -> bool:
+    """Whether `side` has a card to play: in the round under way, or in the next one."""
+    if side.status != "in":
+        return False
+    rnd = conflict.rounds[-1] if conflict.rounds else None
+    if rnd is None:
+        return True
+    if not rnd.revealed:
+        return side.key not in rnd.plays
+    more = conflict.kind == "extended" and rnd.number < conflict.planned_rounds
+    return more and not rnd.fate.choices_due
 
 
 def _play(state: ImprovState, conflict: Conflict, sides: list[str], owner: str) -> Action:
@@ -458,12 +477,7 @@ def _player_actions(state: ImprovState, player: str) -> list[Action]:
             )
         rnd = conflict.rounds[-1] if conflict.rounds else None
         revealed = rnd is not None and rnd.revealed
-        if (
-            side is not None
-            and side.status == "in"
-            and not revealed
-            and (rnd is None or side.key not in rnd.plays)
-        ):
+        if side is not None and _may_play(conflict, side):
             found.append(_play(state, conflict, [side.key], player))
         if rnd is not None and rnd.plays and not revealed:
             on = list(rnd.plays)
