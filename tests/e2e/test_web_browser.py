@@ -196,6 +196,7 @@ def test_a_gm_and_two_players_play_an_extended_conflict_in_browsers(tmp_path: Pa
         table = Table(tmp_path, url, pages, shots)
         play_improv(table)
         check_accessibility(pages)
+        play_beer_run(browser, url, tmp_path, shots)
 
 
 def play_improv(t: Table) -> None:
@@ -328,3 +329,100 @@ def check_accessibility(pages: dict[str, Any]) -> None:
             if v["impact"] in ("serious", "critical")
         ]
         assert serious == [], (who, serious)
+
+
+def play_beer_run(browser: Any, url: str, cwd: Path, shots: Path) -> None:
+    """A Beer Run round: ann's Alice against the GM's Bob, goals to effects, in two pages."""
+    tl(cwd, "campaign", "create", "pub", "--ruleset", "beer-run", "--gm", "gina")
+    tl(
+        cwd,
+        "beer-run",
+        "character",
+        "ann",
+        "Alice",
+        "-a",
+        "Body:Body:d8",
+        "-a",
+        "Mind:Mind:d6",
+        "-a",
+        "Kit:Kit:d4",
+        "-a",
+        "Health:Body:d6",
+        "-c",
+        "pub",
+    )
+    tl(
+        cwd,
+        "beer-run",
+        "character",
+        "gm",
+        "Bob",
+        "-a",
+        "Body:Body:d8",
+        "-a",
+        "Resolve:Mind:d6",
+        "-a",
+        "Kit:Kit:d6",
+        "-c",
+        "pub",
+    )
+    links = {
+        who: json.loads(
+            tl(cwd, "invite", who, "--link", "--json", "--url", url, "-c", "pub", *role)
+        )["link"]
+        for who, role in (("gina", ("--role", "gm")), ("ann", ()))
+    }
+    gm = sign_in(browser, url, links["gina"], DESKTOP)
+    ann = sign_in(browser, url, links["ann"], PHONE, is_mobile=True, has_touch=True)
+    pages = {"gm": gm, "ann": ann}
+
+    def settle() -> None:
+        seq = head_seq(cwd / "t.db", "pub")
+        for page in pages.values():
+            settled(page, seq)
+
+    assert offered(ann) == set()
+    assert act(gm, "Open a conflict", sides="heroes: alice; thugs: bob") is None
+    settle()
+    for page in pages.values():
+        assert "Alice (ann)" not in page.locator("#conflict-c1 .waiting").inner_text()
+        assert "Alice" in page.locator("#conflict-c1 .waiting").inner_text()
+    assert (
+        act(ann, "State Alice's goal", text="Bob backs down", against="bob", ability="resolve")
+        is None
+    )
+    assert act(gm, "State Bob's goal", text="Alice is beaten", against="alice") is None
+    settle()
+    assert act(ann, "Buy Alice's pool", extras="health") is None
+    settle()
+    # Alice's pool is hers until it is rolled: the GM sees that one was bought, not what.
+    assert "health d6 (cost 2)" in ann.locator("#conflict-c1").inner_text()
+    assert "pool alice: bought, hidden until rolled" in gm.locator("#conflict-c1").inner_text()
+    assert "cost 2" not in gm.content()
+    alice_row = gm.locator("#characters tbody tr", has_text="Alice")
+    assert "10" in alice_row.inner_text()  # Intensity as before the hidden cost
+    assert "8" in ann.locator("#characters tbody tr", has_text="Alice").inner_text()
+    assert act(gm, "Buy Bob's pool") is None
+    settle()
+    gm.screenshot(path=shots / "beer-run-pools-gm.png", full_page=True)
+    assert act(ann, "Roll Alice's pool") is None
+    assert act(gm, "Roll Bob's pool") is None
+    settle()
+    assert "health d6" in gm.locator("#conflict-c1").inner_text()  # rolled: public now
+    # Effects: whoever the round waits for allocates its pips, the upper hand first.
+    for _ in range(2):
+        for who, page in pages.items():
+            titles = [t for t in offered(page) if ": allocate " in t]
+            if not titles:
+                continue
+            pips = int(titles[0].split(": allocate ")[1].split(" ")[0])
+            target = "resolve" if who == "ann" else "health"
+            assert act(page, titles[0], pips=f"{target}={pips}") is None
+            settle()
+    for page in pages.values():
+        assert page.locator("#conflict-c1 .waiting").count() == 0
+    ann.screenshot(path=shots / "beer-run-effects-ann.png", full_page=True)
+    assert act(gm, "End the conflict", result="Bob backs off") is None
+    settle()
+    for page in pages.values():
+        assert page.locator("#conflict-c1").count() == 0
