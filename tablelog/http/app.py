@@ -45,6 +45,7 @@ def create_app(
             "sign_ins": FailedSignIns(auth_failures),
             "open_signup": open_signup,
             "campaigns": CampaignQuota(campaign_limit),
+            "wakeups": stream.Wakeups(),
         }
     )
 
@@ -52,6 +53,7 @@ def create_app(
         if state.store is None:
             state.store = open_store(str(target), create=True)
         state.store.checkpoint_in_background()  # no command waits for a checkpoint
+        state.wakeups.start()
 
     def stop() -> None:
         if not isinstance(target, EventStore) and state.store is not None:

@@ -2,15 +2,22 @@
 
 A client resumes with `Last-Event-ID` (the last seq it saw; the SSE event id is the seq). New
 events are found by polling the log from that seq, which works whoever appended them (this
-service, another one, or the CLI on the same database). Each poll reads the caller's token
-row with the head (one indexed read, as before), so a token revoked by any of them (`tablelog
-revoke` on the database, too) ends its feed at the next poll, a quarter of a second later:
-a last `revoked` event says why, and the stream closes.
+service, another one, or the CLI on the same database); a command this service appends also
+wakes its campaign's feeds at once (`Wakeups`), and feeds that wait for the same events as
+the same viewer share one read of them (`_shared`), so a campaign watched by hundreds of
+browsers costs one read per viewer per new event, not one per browser. Each poll reads the
+caller's token row with the head (one indexed read), so a token revoked by any of them
+(`tablelog revoke` on the database, too) ends its feed at the next poll, a quarter of a
+second later: a last `revoked` event says why, and the stream closes.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import threading
+import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
@@ -28,6 +35,37 @@ from tablelog.http.context import caller_for, store_of
 
 POLL_S = 0.25  # also how soon a revoked token's feed ends
 HEARTBEAT_S = 15.0
+_SHARED_MAX = 512  # reads kept for feeds that ask for the same events as the same viewer
+
+
+class Wakeups:
+    """Per campaign, an event its feeds wait on between polls; `wake` (from any thread, e.g.
+    a command's worker) sets it, and the next waiter gets a fresh one."""
+
+    def __init__(self) -> None:
+        self._waiting: dict[str, asyncio.Event] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+
+    async def wait(self, campaign: str, timeout: float) -> None:
+        event = self._waiting.setdefault(campaign, asyncio.Event())
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), timeout)
+
+    def wake(self, campaign: str) -> None:
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._set, campaign)
+
+    def _set(self, campaign: str) -> None:
+        event = self._waiting.pop(campaign, None)
+        if event is not None:
+            event.set()
+
+
+_shared: OrderedDict[tuple[str, int, int, str], list[LogItem]] = OrderedDict()
+_shared_lock = threading.Lock()
 
 
 def _new(store: EventStore, caller: Caller, after: int) -> list[LogItem] | None:
@@ -37,7 +75,18 @@ def _new(store: EventStore, caller: Caller, after: int) -> list[LogItem] | None:
         return None
     if head.seq <= after:
         return []
-    return log_items(store, caller.campaign, since=after + 1, viewer=caller.viewer)
+    key = (caller.campaign, after, head.seq, caller.viewer)
+    with _shared_lock:
+        found = _shared.get(key)
+    if found is not None:
+        return found
+    items = log_items(store, caller.campaign, since=after + 1, viewer=caller.viewer)
+    items = [i for i in items if i.seq <= head.seq]  # what the key says, if more came since
+    with _shared_lock:
+        _shared[key] = items
+        while len(_shared) > _SHARED_MAX:
+            _shared.popitem(last=False)
+    return items
 
 
 @get("/campaigns/{campaign:str}/events", tags=["reads"])
@@ -63,6 +112,7 @@ async def events(
     event `revoked`."""
     caller = caller_for(request, campaign)  # signed in by the guard (context.py)
     store = store_of(request.app.state)
+    wakeups: Wakeups = request.app.state.wakeups
     start = after or 0
     if last_event_id is not None:
         text = last_event_id.strip()
@@ -90,8 +140,9 @@ async def events(
             if quiet >= HEARTBEAT_S:
                 quiet = 0.0
                 yield ServerSentEventMessage(comment="still here")
-            await asyncio.sleep(POLL_S)
-            quiet += POLL_S
+            started = time.monotonic()
+            await wakeups.wait(caller.campaign, POLL_S)
+            quiet += time.monotonic() - started
 
     return ServerSentEvent(feed())
 

@@ -243,8 +243,12 @@ def play_improv(t: Table) -> None:
     t.shoot("audit-and-export")
     assert act(gm, "Close the conflict") is None
     t.settle()
+    # Closed: its outcome stays on the page (until another closes), with nothing to do in it.
     for page in t.pages.values():
-        assert page.locator("#conflict-c1").count() == 0
+        panel = page.locator("#conflict-c1")
+        assert "Conflict c1 (closed)" in panel.inner_text()
+        assert "final:" in panel.inner_text()
+        assert panel.locator("form.action").count() == 0
     t.shoot("closed")
 
 

@@ -80,13 +80,19 @@ def _conflict_panel(state: ImprovState, conflict: Conflict, viewer: str) -> Pane
     stage = "stakes" if not conflict.stakes_closed else "cards face down"
     if current and current["revealed"]:
         stage = "revealed"
+    if conflict.status == "closed":
+        stage = "closed"
     facts.append(("stage", stage))
+    lines = _results(rounds)
+    if conflict.status == "closed":
+        final = ", ".join(f"{w} beats {loser}" for w, loser in shown["beats"])
+        lines.append(f"final: {final or 'nobody beats anybody'}")
     return Panel(
         key=f"conflict-{conflict.key}",
-        title=f"Conflict {conflict.key}",
+        title=f"Conflict {conflict.key}" + (" (closed)" if conflict.status == "closed" else ""),
         facts=facts,
         grid=Grid(header=header, rows=rows),
-        lines=_results(rounds),
+        lines=lines,
         waiting=_waiting(conflict, current),
         conflict=conflict.key,
     )
@@ -127,6 +133,11 @@ def _waiting(conflict: Conflict, current: dict[str, Any] | None) -> list[str]:
 def panels(state: ImprovState, viewer: str | None) -> list[Panel]:
     seen = viewer or GM
     found = [_conflict_panel(state, conflict, seen) for conflict in state.open_conflicts()]
+    # The conflict closed last is still whole in the state (cheap to show): its outcome,
+    # audit, replay and posts stay on the page until the next one closes.
+    last = state.conflicts.get(state.last_closed or "")
+    if last is not None and last.status == "closed":
+        found.append(_conflict_panel(state, last, seen))
     if state.managed and role_of(seen) != "observer":
         try:
             hand = views.hand(state, seen, seen)
