@@ -37,7 +37,7 @@ def panels(state: BeerRunState, viewer: str | None) -> list[Panel]:
                 conflict=conflict.key,
             )
         )
-    whole = views.state_view(state, seen)
+    characters = [views.character_view(state, c, seen) for _, c in sorted(state.characters.items())]
     found.append(
         Panel(
             key="characters",
@@ -52,7 +52,7 @@ def panels(state: BeerRunState, viewer: str | None) -> list[Panel]:
                         ", ".join(f"{a['name']} d{a['size']}" for a in ch["abilities"].values())
                         + (" (dead)" if ch["dead"] else ""),
                     ]
-                    for ch in whole["characters"].values()
+                    for ch in characters
                 ],
             ),
         )

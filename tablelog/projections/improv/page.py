@@ -152,8 +152,8 @@ def panels(state: ImprovState, viewer: str | None) -> list[Panel]:
                     facts=[("deck", str(hand["deck"])), ("discard", str(hand["discard"]))],
                 )
             )
-    whole = views.state_view(state, seen)
-    tokens = whole["tokens"]
+    # Only the ledger and talents: the whole state view lists every conflict ever played.
+    tokens = views.tokens_view(state)
     found.append(
         Panel(
             key="tokens",
@@ -171,7 +171,7 @@ def panels(state: ImprovState, viewer: str | None) -> list[Panel]:
             ),
         )
     )
-    talents = whole["talents"]
+    talents = views.talents_view(state)
     if talents:
         found.append(
             Panel(
