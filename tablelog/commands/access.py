@@ -27,6 +27,7 @@ from tablelog.storage.access import (
     find_service_token,
     find_token,
     holders,
+    live_tokens,
     revoke_token,
     revoke_tokens,
 )
@@ -103,11 +104,9 @@ def authenticate(store: EventStore, token: str | None, kind: str = "token") -> C
     )
 
 
-def head_if_signed_in(store: EventStore, caller: Caller) -> CampaignHead | None:
-    """The campaign's head while the caller's token still holds; None once it was revoked
-    (by anyone: this service, another, or the CLI on the database). One indexed read."""
-    row = find_token(store, caller.digest)
-    return None if row is None or row.revoked else row.head
+def watched(store: EventStore, campaign: str) -> tuple[CampaignHead | None, frozenset[str]]:
+    """A campaign's head and the digests of its live tokens: what its live feeds follow."""
+    return store.head(campaign), live_tokens(store, campaign)
 
 
 def require_campaign(caller: Caller, campaign: str) -> None:

@@ -25,6 +25,7 @@ from tablelog.http.throttle import (
     CampaignQuota,
     FailedSignIns,
 )
+from tablelog.http.watch import Watches
 
 
 def create_app(
@@ -45,7 +46,7 @@ def create_app(
             "sign_ins": FailedSignIns(auth_failures),
             "open_signup": open_signup,
             "campaigns": CampaignQuota(campaign_limit),
-            "wakeups": stream.Wakeups(),
+            "watches": Watches(),
         }
     )
 
@@ -53,7 +54,7 @@ def create_app(
         if state.store is None:
             state.store = open_store(str(target), create=True)
         state.store.checkpoint_in_background()  # no command waits for a checkpoint
-        state.wakeups.start()
+        state.watches.start()
 
     def stop() -> None:
         if not isinstance(target, EventStore) and state.store is not None:

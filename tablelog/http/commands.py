@@ -118,7 +118,7 @@ def run_command(
                 return earlier
         raise
     if written:
-        request.app.state.wakeups.wake(campaign)  # its live feeds need not wait for a poll
+        request.app.state.watches.wake(campaign)  # its live feeds need not wait for a poll
     result = answer[0] if answer else _result(store, campaign, caller, written)
     return Response(result, status_code=201)
 

@@ -61,6 +61,18 @@ def find_token(store: EventStore, digest: str) -> TokenRow | None:
     )
 
 
+def live_tokens(store: EventStore, campaign: str) -> frozenset[str]:
+    """The digests of every live token of a campaign (its live feeds check theirs here: one
+    read per campaign, however many feeds are open)."""
+    with store.engine.connect() as conn:
+        rows = conn.execute(
+            select(access_tokens.c.token_hash).where(
+                access_tokens.c.campaign_id == campaign, access_tokens.c.revoked_at.is_(None)
+            )
+        )
+        return frozenset(str(row[0]) for row in rows)
+
+
 def revoke_token(conn: Connection, digest: str) -> bool:
     """Revoke the one token with this digest (a link once traded, a session signed out);
     whether it was still live."""

@@ -61,7 +61,11 @@ def head_seq(db: Path, campaign: str) -> int:
 
 def settled(page: Any, seq: int) -> None:
     """Wait until the page shows the table as of `seq` (its live feed swapped it in)."""
-    page.wait_for_selector(f'#table [data-table-seq="{seq}"]', state="attached", timeout=15_000)
+    try:
+        page.wait_for_selector(f'#table [data-table-seq="{seq}"]', state="attached", timeout=15_000)
+    except Exception as exc:
+        live = page.locator("#live").inner_text()
+        raise AssertionError(f"{page.url} did not reach seq {seq}: {live!r}") from exc
 
 
 def form(page: Any, title: str) -> Any:
