@@ -88,6 +88,7 @@ class Watches:
 async def _follow(store: EventStore, campaign: str, watch: Watch) -> None:
     while True:
         began = time.monotonic()
+        watch.nudge.clear()  # before the read: a nudge during it brings another at once
         try:
             head, live = await anyio.to_thread.run_sync(watched, store, campaign)
         except Exception:  # a database that fails for a moment: the feeds wait, and we retry
@@ -98,6 +99,5 @@ async def _follow(store: EventStore, campaign: str, watch: Watch) -> None:
                 watch.head, watch.live, watch.live_at = seq, live, began
                 told, watch.changed = watch.changed, asyncio.Event()
                 told.set()
-        watch.nudge.clear()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(watch.nudge.wait(), POLL_S)
