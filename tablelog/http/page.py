@@ -21,7 +21,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from litestar import Request, Response, Router, get, post
 from litestar.datastructures import Cookie
 from litestar.handlers import HTTPRouteHandler
-from litestar.params import FromPath, FromQuery, QueryParameter
+from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 from litestar.static_files import create_static_files_router
 
 from tablelog import __version__
@@ -140,7 +140,7 @@ def _trade(request: AnyRequest, campaign: str, data: LinkToken) -> Response[Sign
 
 @post("/campaigns/{campaign:str}/play/session", include_in_schema=False, status_code=201)
 async def trade_link(
-    request: AnyRequest, campaign: FromPath[str], data: LinkToken
+    request: AnyRequest, campaign: FromPath[str], data: JSONBody[LinkToken]
 ) -> Response[SignedIn]:
     """Trade a sign-in link's token (once) for this browser's session cookie."""
     return await anyio.to_thread.run_sync(_trade, request, campaign, data)
