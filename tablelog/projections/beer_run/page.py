@@ -114,6 +114,7 @@ def actions(state: BeerRunState, viewer: str | None) -> list[Action]:
                 gm=True,
             )
         )
+        found += _gm_characters(state)
     mine = _mine(state, seen)
     for conflict in state.open_conflicts():
         found += _conflict_actions(state, conflict, mine, gm=role == "gm")
@@ -266,6 +267,54 @@ def _conflict_actions(
     if gm:
         found += _gm_controls(state, conflict, now)
     return found
+
+
+def _gm_characters(state: BeerRunState) -> list[Action]:
+    """The GM's changes to characters outside a round: Intensity, a die healed or set, an
+    outcome die (new characters, with their dice, are made with the CLI)."""
+    names = sorted(state.characters)
+    if not names:
+        return []
+    who = Field(name="character", label="character", kind="choice", choices=names)
+    return [
+        Action(
+            command=c.AdjustIntensity,
+            title="Adjust a character's Intensity",
+            fields=[
+                who,
+                Field(name="delta", label="by (+/-)", kind="number"),
+                Field(name="reason", label="reason", required=False),
+            ],
+            gm=True,
+        ),
+        Action(
+            command=c.SetAbility,
+            title="Heal or set an ability die",
+            fields=[
+                who,
+                Field(name="ability", label="ability"),
+                Field(name="size", label="size (e.g. d6)"),
+                Field(name="cause", label="cause", kind="choice", choices=["heal", "gm"]),
+            ],
+            gm=True,
+        ),
+        Action(
+            command=c.AwardOutcomeDie,
+            title="Award an outcome die",
+            fields=[
+                who,
+                Field(name="ability", label="ability"),
+                Field(name="size", label="size (e.g. d6)"),
+                Field(
+                    name="category",
+                    label="category (a new ability)",
+                    required=False,
+                    choices=list(state.categories.values()),
+                ),
+            ],
+            gm=True,
+        ),
+    ]
 
 
 def _gm_controls(state: BeerRunState, conflict: Conflict, now: str) -> list[Action]:

@@ -541,6 +541,35 @@ def _player_actions(state: ImprovState, player: str) -> list[Action]:
             found.append(_award(key, player, others))
     if others and not state.open_conflicts():
         found.append(_award(None, player, others))
+    found += _spends(state, player)
+    return found
+
+
+def _spends(state: ImprovState, player: str) -> list[Action]:
+    """A token spent outside the cards: a redraw (managed decks), or a bribe for narration."""
+    found = []
+    hand = state.hands.get(player, []) if state.managed else []
+    if hand:
+        found.append(
+            Action(
+                command=c.Redraw,
+                title="Spend a token to redraw cards",
+                fields=[Field(name="cards", label="cards to redraw", kind="list", choices=hand)],
+                fixed={"player": player},
+                probe=c.Redraw(player=player, cards=hand[:1]),
+            )
+        )
+    receivers = sorted(p for p in state.players if p != player)
+    if receivers:
+        found.append(
+            Action(
+                command=c.Bribe,
+                title="Pass a token for narration",
+                fields=[Field(name="receiver", label="to", kind="choice", choices=receivers)],
+                fixed={"giver": player},
+                probe=c.Bribe(giver=player, receiver=receivers[0]),
+            )
+        )
     return found
 
 
