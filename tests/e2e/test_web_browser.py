@@ -196,6 +196,7 @@ def test_a_gm_and_two_players_play_an_extended_conflict_in_browsers(tmp_path: Pa
         table = Table(tmp_path, url, pages, shots)
         play_improv(table)
         check_accessibility(pages)
+        sign_out_and_revoke(tmp_path, pages)
         play_beer_run(browser, url, tmp_path, shots)
 
 
@@ -321,6 +322,20 @@ def play_round(t: Table, number: int) -> None:
         t.settle()
         t.shoot("revealed")
     t.check_secrets()
+
+
+def sign_out_and_revoke(cwd: Path, pages: dict[str, Any]) -> None:
+    """Signing out, and `tablelog revoke` run by the operator, end a page's session at once."""
+    bob, sue = pages["bob"], pages["sue"]
+    bob.locator("#sign-out").click()
+    bob.wait_for_selector("#live.ended")
+    assert "Signed out" in bob.locator("#live").inner_text()
+    bob.reload()
+    bob.wait_for_selector("#sign-in-status:has-text('not signed in')")
+    tl(cwd, "revoke", "sue")
+    sue.wait_for_selector("#live.ended", timeout=5_000)
+    assert "revoked" in sue.locator("#live").inner_text()
+    assert sue.locator("form.action button[type=submit]:enabled").count() == 0
 
 
 def check_accessibility(pages: dict[str, Any]) -> None:
