@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from axe_playwright_python.sync_playwright import Axe
 
 from tablelog.commands.database import opened
 from tablelog.commands.reads import ruleset_read, show
@@ -339,6 +338,9 @@ def sign_out_and_revoke(cwd: Path, pages: dict[str, Any]) -> None:
 
 
 def check_accessibility(pages: dict[str, Any]) -> None:
+    """axe-core (MPL-2.0, shipped in axe-playwright-python) on each page: nothing serious."""
+    from axe_playwright_python.sync_playwright import Axe
+
     axe = Axe()
     for who, page in pages.items():
         found = axe.run(page)
