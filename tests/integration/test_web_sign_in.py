@@ -197,7 +197,15 @@ def test_sign_out_and_revoke_end_a_session_at_once(table: Path) -> None:
 
 def test_bearer_clients_work_as_before_beside_sessions(table: Path) -> None:
     bearer = json.loads(tl(table, "invite", "bob", "--json").stdout)["token"]
+    gm = json.loads(tl(table, "invite", "gina", "--role", "gm", "--json").stdout)["token"]
     with running_service("t.db", table) as url:
+        # The GM invites through the service: the link names the service's own address.
+        sent = tl(table, "--server", url, "--access-token", gm, "invite", "sue", "--link")
+        link = sent.stdout.strip().splitlines()[-1]
+        assert link.startswith(f"{url}/campaigns/heist/play#token=")
+        client, _ = signed_in(url, link.split("#token=")[1])
+        assert "You are <strong>sue</strong>" in client.get("/campaigns/heist/play").text
+        client.close()
         state = httpx.get(
             f"{url}/campaigns/heist/state", headers={"Authorization": f"Bearer {bearer}"}
         )
