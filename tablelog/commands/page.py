@@ -120,12 +120,19 @@ def forms(folded: Folded, caller: Caller) -> list[Form]:
         if views.actions is not None
         else generic_actions(folded, caller.viewer, list(endpoints.values()))
     )
-    found = []
+    found: list[Form] = []
+    keys: set[str] = set()
     for action in offered:
         endpoint = endpoints.get(action.command)
         if endpoint is None or not _may(folded, caller, action):
             continue
-        found.append(_form(endpoint, action))
+        form = _form(endpoint, action)
+        key, number = form.key, 1
+        while key in keys:  # two forms of one command (tokens, or a talent, on a card)
+            number += 1
+            key = f"{form.key}-{number}"
+        keys.add(key)
+        found.append(msgspec.structs.replace(form, key=key))
     return found
 
 

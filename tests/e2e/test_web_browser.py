@@ -74,6 +74,7 @@ class Table:
         self.stage += 1
         for who, page in self.pages.items():
             page.screenshot(path=self.shots / f"{self.stage:02d}-{name}-{who}.png", full_page=True)
+            unique_ids(page)
 
     def operator(self) -> tuple[dict[str, Any], dict[str, list[str]]]:
         """Conflict c1 as the operator sees it (every card), and every managed hand."""
@@ -300,6 +301,7 @@ def play_round(t: Table, number: int) -> None:
     t.settle()
     if number == 1:
         t.shoot("cards-down")
+        check_accessibility(t.pages)  # the fullest pages: every card down, every form
     assert "Reveal the round" in offered(gm)
     assert "Reveal the round" not in offered(bob)
     assert act(gm, "Reveal the round") is None
@@ -337,12 +339,19 @@ def sign_out_and_revoke(cwd: Path, pages: dict[str, Any]) -> None:
     assert sue.locator("form.action button[type=submit]:enabled").count() == 0
 
 
+def unique_ids(page: Any) -> None:
+    """Every id once on the page (labels and landmarks point at them)."""
+    ids = page.evaluate("() => [...document.querySelectorAll('[id]')].map(e => e.id)")
+    assert len(ids) == len(set(ids)), (page.url, sorted({i for i in ids if ids.count(i) > 1}))
+
+
 def check_accessibility(pages: dict[str, Any]) -> None:
     """axe-core (MPL-2.0, shipped in axe-playwright-python) on each page: nothing serious."""
     from axe_playwright_python.sync_playwright import Axe
 
     axe = Axe()
     for who, page in pages.items():
+        unique_ids(page)
         found = axe.run(page)
         serious = [
             (v["id"], v["help"], [n["target"] for n in v["nodes"]][:3])

@@ -64,6 +64,8 @@ def test_each_caller_is_offered_what_it_may_do_now(table: Table) -> None:
         c.PlayCard(conflict="c1", side="Diana", card=table.hand("sue")[0]),
         c.PlayCard(conflict="c1", side="Riso", card=table.hand("gm")[0]),
     )
+    keys = [f.key for f in page(table, "bob").forms]
+    assert len(keys) == len(set(keys))  # HTML ids are built from them
     gm = titles(page(table, "gina", "gm"))
     assert {"Reveal the round", "Place GM tokens on a card", "Abandon the conflict"} <= gm
     assert "Close the conflict" not in gm  # an extended conflict: three rounds first
