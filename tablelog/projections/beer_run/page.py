@@ -10,7 +10,7 @@ from tablelog.projections.beer_run import text, views
 from tablelog.projections.page import Action, Field, Grid, Panel, role_of
 from tablelog.rules.beer_run import commands as c
 from tablelog.rules.beer_run import flow
-from tablelog.rules.beer_run.state import BeerRunState, Character, Conflict
+from tablelog.rules.beer_run.state import BeerRunState, Character, Conflict, Round
 from tablelog.rules.common import EndSession, StartSession
 from tablelog.rules.table import GM
 
@@ -227,32 +227,6 @@ def _conflict_actions(
                     gm=gm,
                 )
             )
-        if now == "effects" and rnd is not None:
-            for compared, who in flow.owed(state, rnd)[:1]:
-                if who != ch.key:
-                    continue
-                target = state.characters[compared.opponent(who)]
-                found.append(
-                    Action(
-                        command=c.Allocate,
-                        title=f"{ch.display}: allocate {compared.kept(who)} pip(s) off "
-                        f"{target.display}'s dice",
-                        fields=[
-                            Field(
-                                name="pips",
-                                label="pips per ability (ability=pips, …): "
-                                + ", ".join(
-                                    f"{a.display} d{a.size}" for a in target.abilities.values()
-                                ),
-                                kind="map",
-                                choices=list(target.abilities),
-                            )
-                        ],
-                        fixed={"conflict": key, "by": ch.key, "against": target.key},
-                        conflict=key,
-                        gm=gm,
-                    )
-                )
         if now == "done":
             found.append(
                 Action(
@@ -264,9 +238,42 @@ def _conflict_actions(
                     gm=gm,
                 )
             )
+    if now == "effects" and rnd is not None:
+        found += _allocation(state, conflict, rnd, {ch.key for ch in mine}, gm=gm)
     if gm:
         found += _gm_controls(state, conflict, now)
     return found
+
+
+def _allocation(
+    state: BeerRunState, conflict: Conflict, rnd: Round, mine: set[str], *, gm: bool
+) -> list[Action]:
+    """The pips the round waits for next, if they are the viewer's to allocate (a character
+    killed in these effects still allocates: its roll was simultaneous)."""
+    for compared, who in flow.owed(state, rnd)[:1]:
+        if who not in mine:
+            return []
+        target = state.characters[compared.opponent(who)]
+        dice = ", ".join(f"{a.display} d{a.size}" for a in target.abilities.values())
+        return [
+            Action(
+                command=c.Allocate,
+                title=f"{state.characters[who].display}: allocate "
+                f"{flow.required_pips(state, compared, who)} pip(s) off {target.display}'s dice",
+                fields=[
+                    Field(
+                        name="pips",
+                        label=f"pips per ability (ability=pips, …): {dice}",
+                        kind="map",
+                        choices=list(target.abilities),
+                    )
+                ],
+                fixed={"conflict": conflict.key, "by": who, "against": target.key},
+                conflict=conflict.key,
+                gm=gm,
+            )
+        ]
+    return []
 
 
 def _gm_characters(state: BeerRunState) -> list[Action]:
