@@ -166,7 +166,7 @@
         if (answer.ok) {
           const done = await answer.json();
           seq = Math.max(seq, done.seq || seq);
-          for (const input of form.querySelectorAll("textarea")) { input.value = ""; }
+          form.reset();  // done: what was typed in it is not kept for the next table
           status.textContent = "Done: " + done.events.map((e) => e.text).join("; ");
           await refresh();
           return;
