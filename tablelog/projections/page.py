@@ -63,6 +63,7 @@ class Field(msgspec.Struct, frozen=True, kw_only=True):
     label: str
     kind: FieldKind = "text"
     choices: list[str] = []  # for `choice` (and suggestions for `text`)
+    shown: list[str] = []  # how each choice reads, when not as sent (`QH` shown as `Q♥`)
     required: bool = True
     default: str | int | bool | None = None
 

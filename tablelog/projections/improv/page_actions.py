@@ -13,6 +13,7 @@ from typing import Any
 from tablelog.projections.page import Action, Field, role_of
 from tablelog.rules.common import EndScene, EndSession, StartScene, StartSession
 from tablelog.rules.improv import commands as c
+from tablelog.rules.improv.cards import pretty
 from tablelog.rules.improv.state import GM, Conflict, ImprovState, Side
 
 _TEXT = "…"  # what a probe says where the person will write their own words
@@ -183,6 +184,7 @@ def _play(state: ImprovState, conflict: Conflict, sides: list[str], owner: str) 
                 label="card from your hand",
                 kind="choice",
                 choices=hand,
+                shown=[pretty(card) for card in hand],
                 required=owner != GM,
             )
         )
@@ -253,7 +255,13 @@ def _side_actions(state: ImprovState, conflict: Conflict, side: Side, *, gm: boo
                 command=c.Give,
                 title=f"Give one of {side.display}'s victory cards",
                 fields=[
-                    Field(name="card", label="card", kind="choice", choices=own),
+                    Field(
+                        name="card",
+                        label="card",
+                        kind="choice",
+                        choices=own,
+                        shown=[pretty(card) for card in own],
+                    ),
                     Field(name="receiver", label="to", kind="choice", choices=receivers),
                 ],
                 fixed={"conflict": key, "giver": side.key},
