@@ -101,10 +101,13 @@ def panels(folded: Folded, viewer: str) -> list[Panel]:
     if views.panels is not None:
         return views.panels(folded.state, viewer)
     whole = state_view(folded, viewer)
-    shows = []
+    shows: list[tuple[dict[str, Any], list[str]]] = []
     for key in open_conflicts(whole):
-        view = views.show_view(folded.state, key, viewer)
-        shows.append((view, views.show_lines(folded.state, view)))
+        try:
+            view = views.show_view(folded.state, key, viewer)
+            shows.append((view, views.show_lines(folded.state, view)))
+        except TablelogError as exc:  # a conflict its `show` will not give: say so, go on
+            shows.append(({"conflict": key}, [str(exc)]))
     return generic_panels(whole, views.state_lines(whole), shows)
 
 
