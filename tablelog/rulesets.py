@@ -71,6 +71,36 @@ register(
         cli="tablelog.cli.beer_run",
     )
 )
+register(
+    Place(
+        "night-terrors",
+        events="tablelog.events.night_terrors",
+        rules="tablelog.rules.night_terrors",
+        views="tablelog.projections.night_terrors",
+        commands="tablelog.commands.night_terrors",
+        cli="tablelog.cli.night_terrors",
+    )
+)
+register(
+    Place(
+        "bid-and-challenge",
+        events="tablelog.events.bid_and_challenge",
+        rules="tablelog.rules.bid_and_challenge",
+        views="tablelog.projections.bid_and_challenge",
+        commands="tablelog.commands.bid_and_challenge",
+        cli="tablelog.cli.bid_and_challenge",
+    )
+)
+register(
+    Place(
+        "ace-of-cards",
+        events="tablelog.events.ace_of_cards",
+        rules="tablelog.rules.ace_of_cards",
+        views="tablelog.projections.ace_of_cards",
+        commands="tablelog.commands.ace_of_cards",
+        cli="tablelog.cli.ace_of_cards",
+    )
+)
 
 
 def names() -> list[str]:

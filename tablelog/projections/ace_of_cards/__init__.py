@@ -1,0 +1,34 @@
+"""Ace of Cards' projections: views for `state` and `show`, words for the log, the audit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tablelog.projections.ace_of_cards import text, views, visibility
+from tablelog.projections.contract import Read, RulesetViews, lazy
+from tablelog.rules.ace_of_cards.state import AceState
+
+
+def _show_lines(state: AceState, view: dict[str, Any]) -> list[str]:
+    return text.conflict_lines(view)
+
+
+VIEWS = RulesetViews[AceState](
+    state_view=views.state_view,
+    state_lines=text.state_lines,
+    show_view=views.show,
+    show_lines=_show_lines,
+    describe=text.describe,
+    hidden_fields=visibility.hidden_fields,
+    hides=visibility.hides,
+    # Imported when an audit runs: it brings the rules' checks, which `show` does not need.
+    auditor=lazy("tablelog.projections.ace_of_cards.audit", "AceAuditor"),
+    reads=(
+        Read(
+            name="hand",
+            path="/hands/{who}",
+            summary="An Ace's hand, deck size and discard pile (its player's to see only).",
+            run=views.hand,
+        ),
+    ),
+)

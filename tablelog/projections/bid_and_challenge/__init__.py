@@ -1,0 +1,34 @@
+"""Bid & Challenge's projections: views for `state` and `show`, words for the log, the audit.
+
+Nothing is hidden in this ruleset (cards go into Play face up, rolls are public): every viewer
+sees the same thing, so `hidden_fields` and `hides` have nothing to say.
+"""
+
+from __future__ import annotations
+
+from tablelog.events.base import Event
+from tablelog.projections.bid_and_challenge import text, views
+from tablelog.projections.contract import RulesetViews, lazy
+from tablelog.rules.bid_and_challenge.state import BidAndChallengeState
+
+
+def _hidden_fields(event: Event, viewer: str, state: BidAndChallengeState) -> tuple[str, ...]:
+    return ()
+
+
+def _hides(state: BidAndChallengeState, viewer: str) -> str | None:
+    return None
+
+
+VIEWS = RulesetViews[BidAndChallengeState](
+    state_view=views.state_view,
+    state_lines=text.state_lines,
+    show_view=views.show,
+    show_lines=text.show_lines,
+    describe=text.describe,
+    hidden_fields=_hidden_fields,
+    hides=_hides,
+    # Imported when an audit runs: it brings the rules' resolution, which `show` does not need.
+    kept_at=views.kept_at,
+    auditor=lazy("tablelog.projections.bid_and_challenge.audit", "BidAndChallengeAuditor"),
+)

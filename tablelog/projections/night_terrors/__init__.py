@@ -1,0 +1,35 @@
+"""Night Terrors' projections: views for `state` and `show`, words for the log, the audit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tablelog.projections.contract import Read, RulesetViews, lazy
+from tablelog.projections.night_terrors import text, views, visibility
+from tablelog.rules.night_terrors.state import NightTerrorsState
+
+
+def _show_lines(state: NightTerrorsState, view: dict[str, Any]) -> list[str]:
+    return text.show_lines(view)
+
+
+VIEWS = RulesetViews[NightTerrorsState](
+    state_view=views.state_view,
+    state_lines=text.state_lines,
+    show_view=views.show,
+    show_lines=_show_lines,
+    describe=text.describe,
+    hidden_fields=visibility.hidden_fields,
+    hides=visibility.hides,
+    kept_at=views.kept_at,
+    reads=(
+        Read(
+            name="hand",
+            path="/hands/{character}",
+            summary="A character's hand (its player's alone, the GM's for an NPC).",
+            run=views.hand,
+        ),
+    ),
+    # Imported when an audit runs: it brings the rules' checks, which `show` does not need.
+    auditor=lazy("tablelog.projections.night_terrors.audit", "NightTerrorsAuditor"),
+)

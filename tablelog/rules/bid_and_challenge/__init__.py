@@ -1,0 +1,107 @@
+"""Bid & Challenge (seed 003, the 6d6 RPG wiki): decks of Nd6+M cards, bid / challenge / push.
+
+`decide(state, command, shuffle)` checks a command against the campaign's state and returns the
+events it causes, or raises a RuleViolation naming the rule, the value and the limit. What a
+command sets in motion (the resolution once the last player declines the challenge or the dice
+are rolled, the next round, the scene's end once every player passed in a row) is decided in
+the same call.
+"""
+
+from __future__ import annotations
+
+from typing import Any, assert_never
+
+from tablelog.events.base import Event
+from tablelog.rules.bid_and_challenge import authority, people, resolve, rounds
+from tablelog.rules.bid_and_challenge import commands as c
+from tablelog.rules.bid_and_challenge.evolve import BidAndChallengeEvent, evolve, initial
+from tablelog.rules.bid_and_challenge.options import BidAndChallengeOptions
+from tablelog.rules.bid_and_challenge.resolve import Shuffle
+from tablelog.rules.bid_and_challenge.state import BidAndChallengeState
+from tablelog.rules.common import EndScene, EndSession, JoinPlayer, StartScene, StartSession
+from tablelog.rules.contract import Ruleset, commands_of, lazy
+from tablelog.rules.table import decide_table
+
+BidAndChallengeCommand = (
+    JoinPlayer
+    | StartSession
+    | EndSession
+    | StartScene
+    | EndScene
+    | c.RegisterDeck
+    | c.AddUniverseCard
+    | c.KillCharacter
+    | c.OpenScene
+    | c.Bid
+    | c.Pass
+    | c.Challenge
+    | c.Push
+    | c.Roll
+    | c.CloseScene
+)
+
+
+def decide(
+    state: BidAndChallengeState, command: BidAndChallengeCommand, shuffle: Shuffle
+) -> list[Event]:
+    match command:
+        case JoinPlayer():
+            return people.join(state, command)
+        case StartSession() | EndSession() | StartScene() | EndScene():
+            return decide_table(state.table, command)
+        case c.RegisterDeck():
+            return people.register_deck(state, command)
+        case c.AddUniverseCard():
+            return people.add_universe_card(state, command)
+        case c.KillCharacter():
+            return people.kill(state, command)
+        case c.OpenScene():
+            return rounds.open_scene(state, command)
+        case c.Bid():
+            return rounds.bid(state, command)
+        case c.Pass():
+            return rounds.pass_(state, command)
+        case c.Challenge():
+            return rounds.challenge(state, command)
+        case c.Push():
+            return rounds.push(state, command)
+        case c.Roll():
+            return resolve.roll(state, command, shuffle)
+        case c.CloseScene():
+            return rounds.close_scene(state, command)
+        case _:
+            assert_never(command)
+
+
+def actor(state: BidAndChallengeState, event: Event) -> str:
+    """Who an event is attributed to when the local operator acts: a character's player."""
+    for name in ("active", "player", "challenger", "by", "character_id", "character"):
+        value: Any = getattr(event, name, None)
+        if isinstance(value, str) and value in state.characters:
+            return state.characters[value].player
+    player: Any = getattr(event, "player", None)
+    return player if isinstance(player, str) else state.gm
+
+
+RULESET = Ruleset[BidAndChallengeState](
+    name="bid-and-challenge",
+    options_type=BidAndChallengeOptions,
+    state_type=BidAndChallengeState,
+    initial=initial,
+    evolve=evolve,
+    decide=decide,
+    actor=actor,
+    authority=authority.AUTHORITY,
+    table=lambda state: state.table,
+    commands=commands_of(BidAndChallengeCommand),
+    demo=lazy("tablelog.rules.bid_and_challenge.demo", "demo"),
+)
+
+__all__ = [
+    "RULESET",
+    "BidAndChallengeCommand",
+    "BidAndChallengeEvent",
+    "BidAndChallengeState",
+    "decide",
+    "evolve",
+]

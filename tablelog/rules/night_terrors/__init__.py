@@ -1,0 +1,114 @@
+"""Night Terrors (seed 001): raise and see with playing cards, trumps, Blood/Sweat/Tears.
+
+`decide(state, command, shuffle)` checks a command against the campaign's state and returns the
+events it causes, or raises a RuleViolation naming the rule, the value and the limit. What the
+command's events set in motion (managed draws, payments the rules leave no choice in, a pool
+emptied, a conflict over) is decided on the state after them, in the same call (`settle`).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any, assert_never
+
+from tablelog.events.base import Event
+from tablelog.rules.common import EndScene, EndSession, JoinPlayer, StartScene, StartSession
+from tablelog.rules.contract import Ruleset, commands_of, lazy
+from tablelog.rules.night_terrors import commands as c
+from tablelog.rules.night_terrors import exchange, hands
+from tablelog.rules.night_terrors.authority import AUTHORITY
+from tablelog.rules.night_terrors.evolve import NightTerrorsEvent, evolve, initial
+from tablelog.rules.night_terrors.options import NightTerrorsOptions
+from tablelog.rules.night_terrors.settle import settle
+from tablelog.rules.night_terrors.state import NightTerrorsState
+
+NightTerrorsCommand = (
+    JoinPlayer
+    | StartSession
+    | EndSession
+    | StartScene
+    | EndScene
+    | c.CreateCharacter
+    | c.OpenConflict
+    | c.Raise
+    | c.See
+    | c.Push
+    | c.Escalate
+    | c.Give
+    | c.Pay
+    | c.Draw
+    | c.Discard
+    | c.Refresh
+    | c.Narrate
+)
+
+
+def _events(state: NightTerrorsState, command: NightTerrorsCommand) -> list[Event]:
+    match command:
+        case JoinPlayer():
+            return hands.join(state, command)
+        case StartSession() | EndSession() | StartScene() | EndScene():
+            return hands.table_command(state, command)
+        case c.CreateCharacter():
+            return hands.create_character(state, command)
+        case c.Draw():
+            return hands.draw(state, command)
+        case c.Discard():
+            return hands.discard(state, command)
+        case c.Refresh():
+            return hands.refresh(state, command)
+        case c.OpenConflict():
+            return exchange.open_conflict(state, command)
+        case c.Raise():
+            return exchange.make_raise(state, command)
+        case c.See() | c.Push():
+            return exchange.answer(state, command)
+        case c.Escalate():
+            return exchange.escalate(state, command)
+        case c.Give():
+            return exchange.give(state, command)
+        case c.Pay():
+            return exchange.pay(state, command)
+        case c.Narrate():
+            return exchange.narrate(state, command)
+        case _:
+            assert_never(command)
+
+
+def decide(
+    state: NightTerrorsState,
+    command: NightTerrorsCommand,
+    shuffle: Callable[[list[str]], list[str]],
+) -> list[Event]:
+    events = _events(state, command)
+    if not events:
+        return []
+    return settle(copy.deepcopy(state), events, shuffle, evolve)  # type: ignore[arg-type]
+
+
+def actor(state: NightTerrorsState, event: Event) -> str:
+    """Who an event is attributed to when the local operator acts: a character's player."""
+    for name in ("raiser", "answerer", "by", "character_id", "aggressor"):
+        value: Any = getattr(event, name, None)
+        if isinstance(value, str) and value in state.characters:
+            return state.characters[value].player
+    player: Any = getattr(event, "player", None)
+    return player if isinstance(player, str) else state.gm
+
+
+RULESET = Ruleset[NightTerrorsState](
+    name="night-terrors",
+    options_type=NightTerrorsOptions,
+    state_type=NightTerrorsState,
+    initial=initial,
+    evolve=evolve,
+    decide=decide,
+    actor=actor,
+    authority=AUTHORITY,
+    table=lambda state: state.table,
+    commands=commands_of(NightTerrorsCommand),
+    demo=lazy("tablelog.rules.night_terrors.demo", "demo"),
+)
+
+__all__ = ["RULESET", "NightTerrorsCommand", "NightTerrorsEvent", "NightTerrorsState", "decide"]

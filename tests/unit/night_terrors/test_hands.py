@@ -1,0 +1,104 @@
+"""Hands between scenes (rules/night-terrors.md, Hands): a new scene resets every hand to 4 -
+above 4 discards down by its own choice, below 4 draws up - and anyone may then refresh
+(discard any cards, draw back to 4) until a conflict opens. A managed deck deals by itself."""
+
+from __future__ import annotations
+
+from tablelog.commands.reads import show
+from tablelog.events import night_terrors as ev
+from tablelog.rules.common import StartScene, StartSession
+from tablelog.rules.night_terrors import commands as c
+from tests.unit.night_terrors.table import (
+    ALICE,
+    BOB,
+    RECORDED,
+    Stacked,
+    Tables,
+    all_of,
+    draw,
+    only,
+    open_,
+    raise_,
+    see,
+)
+
+
+def test_a_scene_resets_the_hands_and_opens_refreshes(new: Tables) -> None:
+    table = new(RECORDED).given(
+        ALICE,
+        BOB,
+        StartSession(),
+        draw("Alice", "6D", "KS", "2C", "3C"),
+        draw("Bob", "7C", "5H", "2D", "3D"),
+        open_("guns", "Alice", "Bob"),
+        draw("Alice", "4C", "5C", "6C", "8C", "9C"),
+        draw("Bob", "2H", "3H", "4H", "6H"),
+        raise_("Alice", "6D", "KS"),
+        see("Bob", "7C", "5H", "2D"),  # 3 cards: 24 >= 12, Bob keeps 5
+        c.Give(conflict="c1", character="Bob"),
+    )
+    assert (len(table.who("Alice").hand), len(table.who("Bob").hand)) == (7, 5)
+    table.given(StartScene(title="the morning after"))
+    assert table.state.discards == {"alice": 3, "bob": 1}
+    table.refuse(c.Discard(character="Alice", cards=["2C"]), "nt-discard-count")
+    table.refuse(c.Refresh(character="Alice", cards=["2C"]), "nt-discard-first")
+    table.refuse(open_("talk", "Alice", "Bob", conflict="c2"), "nt-discard-first")
+    discarded = only(
+        table.when(c.Discard(character="Alice", cards=["2C", "3C", "4C"])), ev.CardsDiscarded
+    )
+    assert (discarded.reason, table.who("Alice").hand) == ("scene_reset", ["5C", "6C", "8C", "9C"])
+    table.given(c.Discard(character="Bob", cards=["3D"]))
+    # Alice refreshes two cards and draws two back; once only.
+    table.given(c.Refresh(character="Alice", cards=["5C", "6C"]))
+    assert table.state.draws["alice"].count == 2
+    table.given(draw("Alice", "10D", "JD"))
+    table.refuse(c.Refresh(character="Alice", cards=["8C"]), "nt-refreshed")
+    assert sorted(table.who("Alice").hand) == ["10D", "8C", "9C", "JD"]
+    # A conflict opening closes the refresh window.
+    table.given(open_("talk", "Bob", "Alice", conflict="c2"))
+    table.refuse(c.Refresh(character="Bob", cards=["2H"]), "nt-no-reset")
+
+
+def test_a_managed_deck_deals_sessions_conflicts_and_refreshes(new: Tables) -> None:
+    top = ["6D", "KS", "2C", "3C", "7C", "5H", "2D", "3D"]
+    table = new(shuffle=Stacked(*top)).given(ALICE, BOB)
+    events = table.when(StartSession())
+    assert only(events, ev.DeckShuffled).reason == "new_deck"
+    assert [(d.character_id, d.cards) for d in all_of(events, ev.CardsDrawn)] == [
+        ("alice", top[:4]),
+        ("bob", top[4:]),
+    ]
+    events = table.when(c.Refresh(character="Bob", cards=["2D", "3D"]))
+    assert [type(e).__name__ for e in events] == ["CardsDiscarded", "CardsDrawn"]
+    assert len(table.who("Bob").hand) == 4
+    events = table.when(open_("guns", "Alice", "Bob"))
+    assert [len(d.cards) for d in all_of(events, ev.CardsDrawn)] == [5, 4]
+    table.given(raise_("Alice", "6D", "KS"), see("Bob", "7C", "5H"))
+    assert table.who("Bob").blood == 14  # NT-1, dealt by tablelog
+    events = table.when(c.Give(conflict="c1", character="Alice"))
+    ended = only(events, ev.ConflictEnded)
+    assert ended.winners == ["bob"]
+    assert only(events, ev.DeckShuffled).reason == "conflict_end"
+    assert table.state.set_aside == []
+
+
+def test_an_ended_conflict_is_kept_small_and_still_shown_whole(new: Tables) -> None:
+    """Once another conflict ends, the state keeps no exchanges of the first; `show` rebuilds
+    it from the log as it stood before."""
+    table = new(shuffle=Stacked("6D", "KS", "2C", "3C", "7C", "5H", "2D", "3D"))
+    table.given(ALICE, BOB, StartSession(), open_("guns", "Alice", "Bob"))
+    table.given(raise_("Alice", "6D", "KS"), see("Bob", "7C", "5H"))
+    table.given(
+        c.Give(conflict="c1", character="Bob"),
+        c.Narrate(conflict="c1", character="Alice", text="Mine."),
+    )
+    table.given(
+        open_("talk", "Bob", "Alice", conflict="c2"), c.Give(conflict="c2", character="Bob")
+    )
+    first = table.state.conflicts["c1"]
+    assert (first.exchanges, first.exchange_count, first.winners) == ([], 1, ["alice"])
+    assert first.kept_at is not None
+    shown = show(table.store, "t", "c1", None)
+    assert [x["raise"]["value"] for x in shown.view["exchanges"]] == [12]
+    assert shown.view["narrations"] == [["alice", "Mine."]]
+    assert shown.view["exchange"] == 1
