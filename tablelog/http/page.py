@@ -95,7 +95,7 @@ def _render(request: AnyRequest, campaign: str) -> Response[str]:
         return _html("sign_in.html", campaign=name)
     caller, session = signed
     page = page_of(store_of(request.app.state), name, caller, head=caller.head)
-    return _html("page.html", page=page, csrf=csrf_token(session), max_seq=MAX_SEQ)
+    return _html("page.html", page=page, csrf=csrf_token(session))
 
 
 @get("/campaigns/{campaign:str}/play", include_in_schema=False)
@@ -119,11 +119,15 @@ def _trade(request: AnyRequest, campaign: str, data: LinkToken) -> Response[Sign
     address = client_address(request)
     sign_ins.check(address)
     name = campaign.strip().lower()
+    store = store_of(request.app.state)
     try:
-        session, caller = open_session(store_of(request.app.state), name, data.token)
+        session, caller = open_session(store, name, data.token)
     except Unauthenticated:
         sign_ins.failed(address)
         raise
+    earlier = _session_caller(request, name)
+    if earlier is not None:  # this browser's cookie is replaced: its session ends with it
+        close_session(store, earlier[0])
     cookie = Cookie(
         key=SESSION_COOKIE,
         value=session,

@@ -196,7 +196,7 @@ def test_a_gm_and_two_players_play_an_extended_conflict_in_browsers(tmp_path: Pa
         table = Table(tmp_path, url, pages, shots)
         play_improv(table)
         check_accessibility(pages)
-        sign_out_and_revoke(tmp_path, pages)
+        sign_out_and_revoke(tmp_path, url, pages)
         play_beer_run(browser, url, tmp_path, shots)
 
 
@@ -325,9 +325,19 @@ def play_round(t: Table, number: int) -> None:
     t.check_secrets()
 
 
-def sign_out_and_revoke(cwd: Path, pages: dict[str, Any]) -> None:
-    """Signing out, and `tablelog revoke` run by the operator, end a page's session at once."""
-    bob, sue = pages["bob"], pages["sue"]
+def sign_out_and_revoke(cwd: Path, url: str, pages: dict[str, Any]) -> None:
+    """Signing out, and `tablelog revoke` run by the operator, end a page's session at once;
+    a link opened where a session is signed in replaces it (and ends it)."""
+    bob, sue, gm = pages["bob"], pages["sue"], pages["gm"]
+    old = next(c["value"] for c in gm.context.cookies() if c["name"] == "tablelog_session")
+    link = json.loads(
+        tl(cwd, "invite", "carol", "--role", "observer", "--link", "--json", "--url", url)
+    )["link"]
+    gm.goto(link)
+    gm.wait_for_selector(".who:has-text('carol')")
+    assert "#" not in gm.url
+    ended = httpx.get(f"{url}/campaigns/heist/play/table", cookies={"tablelog_session": old})
+    assert ended.status_code == 401
     bob.locator("#sign-out").click()
     bob.wait_for_selector("#live.ended")
     assert "Signed out" in bob.locator("#live").inner_text()

@@ -5,13 +5,24 @@
 
 (function () {
   const signIn = document.getElementById("sign-in");
-  if (signIn) { trade(signIn); return; }
   const page = document.getElementById("page");
-  if (page) { live(page); }
+  // A link opened where a session is already signed in (another seat's link, say) is
+  // traded too: the link's seat replaces the session's, and the token leaves the address bar.
+  if (signIn || (page && new URLSearchParams(location.hash.slice(1)).has("token"))) {
+    trade((signIn || page).dataset.campaign, document.getElementById(signIn ? "sign-in-status" : "live"));
+    return;
+  }
+  if (page) {
+    // The same page's link opened in this tab changes only the fragment: no reload.
+    window.addEventListener("hashchange", () => {
+      if (new URLSearchParams(location.hash.slice(1)).has("token")) {
+        trade(page.dataset.campaign, document.getElementById("live"));
+      }
+    });
+    live(page);
+  }
 
-  async function trade(section) {
-    const status = document.getElementById("sign-in-status");
-    const campaign = section.dataset.campaign;
+  async function trade(campaign, status) {
     const params = new URLSearchParams(location.hash.slice(1));
     const token = params.get("token");
     // Out of the address bar (and the history) before anything else happens.
