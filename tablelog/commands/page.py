@@ -29,6 +29,7 @@ from tablelog.projections.page import (
     generic_panels,
     open_conflicts,
     role_of,
+    slug,
 )
 from tablelog.projections.registry import views_for
 from tablelog.projections.views import state_view
@@ -108,7 +109,40 @@ def panels(folded: Folded, viewer: str) -> list[Panel]:
             shows.append((view, views.show_lines(folded.state, view)))
         except TablelogError as exc:  # a conflict its `show` will not give: say so, go on
             shows.append(({"conflict": key}, [str(exc)]))
-    return generic_panels(whole, views.state_lines(whole), shows)
+    found = generic_panels(whole, views.state_lines(whole), shows)
+    return found[:-1] + own_reads(folded, viewer, whole) + found[-1:]
+
+
+def own_reads(folded: Folded, viewer: str, whole: dict[str, Any]) -> list[Panel]:
+    """The ruleset's own reads (a managed hand) of what the viewer may read: tried for the
+    viewer itself and for each character of the state view; each read refuses what is not
+    the viewer's (its own check, as through the API), and a refusal shows nothing."""
+    if role_of(viewer) == "observer":
+        return []
+    views = views_for(folded.ruleset.name)
+    characters = whole.get("characters")
+    names = [viewer, *(characters if isinstance(characters, dict) else [])]
+    found = []
+    for read in views.reads:
+        for name in dict.fromkeys(names):
+            try:
+                data = read.run(folded.state, name, viewer)
+            except TablelogError:
+                continue
+            found.append(
+                Panel(
+                    key=f"read-{slug(read.name)}-{slug(name)}",
+                    title=f"{read.name.capitalize()} of {name}",
+                    facts=[(key, _words(value)) for key, value in data.items()],
+                )
+            )
+    return found
+
+
+def _words(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return ", ".join(str(v) for v in value) or "—"
+    return str(value)
 
 
 def forms(folded: Folded, caller: Caller) -> list[Form]:

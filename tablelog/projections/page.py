@@ -99,7 +99,7 @@ def generic_panels(
     (with its controls), then the campaign as `state` prints it."""
     panels = [
         Panel(
-            key=f"conflict-{_slug(str(view.get('conflict', index)))}",
+            key=f"conflict-{slug(str(view.get('conflict', index)))}",
             title=f"Conflict {view.get('conflict', index)}",
             facts=[(k, str(view[k])) for k in ("kind", "status") if k in view],
             lines=list(lines),
@@ -123,5 +123,6 @@ def open_conflicts(state_view: dict[str, Any]) -> list[str]:
     ]
 
 
-def _slug(text: str) -> str:
+def slug(text: str) -> str:
+    """`text` as an HTML id's part: letters and digits, the rest dashes."""
     return "".join(ch if ch.isalnum() else "-" for ch in text.lower()) or "x"

@@ -63,3 +63,27 @@ def test_the_demo_of_every_ruleset_has_a_page(tmp_path: Path, ruleset: str) -> N
                 assert "The table as of seq 3." in replay.text
                 forms = len(_FORM.findall(table.text))
                 assert (forms > 0) if role == "gm" else (forms == 0), (role, forms)
+
+
+def test_a_generic_page_shows_a_players_own_hand_and_no_other(tmp_path: Path) -> None:
+    """Night Terrors has no page hooks: its `hand` read, tried for the viewer's characters,
+    shows ann Alice's hand (the read's own check refuses Bob's, which is ben's)."""
+    tl(tmp_path, "demo", "--ruleset", "night-terrors")
+    view = json.loads(tl(tmp_path, "state", "--json"))
+    alice = view["characters"]["alice"]
+    assert alice["player"] == "ann"
+    assert view["characters"]["bob"]["player"] == "ben"
+    with running_service("t.db", tmp_path) as url:
+        link = json.loads(tl(tmp_path, "invite", "ann", "--link", "--json", "--url", url))["link"]
+        with httpx.Client(base_url=url, timeout=30) as browser:
+            traded = browser.post(
+                "/campaigns/night-terrors/play/session",
+                json={"token": link.split("#token=")[1]},
+                headers={"Origin": url},
+            )
+            assert traded.status_code == 201, traded.text
+            table = browser.get("/campaigns/night-terrors/play/table").text
+    assert "Hand of alice" in table
+    assert "Hand of bob" not in table
+    for card in alice["hand"]:
+        assert card in table
