@@ -109,8 +109,8 @@ def panels(folded: Folded, viewer: str) -> list[Panel]:
             shows.append((view, views.show_lines(folded.state, view)))
         except TablelogError as exc:  # a conflict its `show` will not give: say so, go on
             shows.append(({"conflict": key}, [str(exc)]))
-    found = generic_panels(whole, views.state_lines(whole), shows)
-    return found[:-1] + own_reads(folded, viewer, whole) + found[-1:]
+    *conflicts, campaign = generic_panels(whole, views.state_lines(whole), shows)
+    return [*conflicts, *own_reads(folded, viewer, whole), campaign]
 
 
 def own_reads(folded: Folded, viewer: str, whole: dict[str, Any]) -> list[Panel]:
