@@ -33,6 +33,23 @@ def invite(
     ] = InviteRole.player,
     campaign: CampaignOption = None,
     json: JsonOption = False,
+    link: Annotated[
+        bool,
+        typer.Option(
+            "--link",
+            help="Print a sign-in link for the web page instead of a bearer token: the "
+            "browser trades it once for a session (a used link is refused).",
+        ),
+    ] = False,
+    url: Annotated[
+        str | None,
+        typer.Option(
+            "--url",
+            envvar="TABLELOG_PUBLIC_URL",
+            help="The service's address as players' browsers reach it, for --link "
+            "(default: --server, else http://127.0.0.1:8000).",
+        ),
+    ] = None,
 ) -> None:
     """Print a new access token for a player or an observer (shown once, stored hashed).
 
@@ -43,18 +60,27 @@ def invite(
     Through the service, a player or observer inviting itself gets a second token (another
     device) and nothing else changes.
 
+    With `--link`, a link to the campaign's web page instead, the token in its fragment
+    (never sent to a server); the browser trades it once for a session, so a link works
+    once. `tablelog revoke` ends that session at once.
+
     Example: `tablelog invite bob` or `tablelog invite carol --role observer --json`; bob on
-    a new laptop: `tablelog --access-token BOBS_TOKEN invite bob`
+    a new laptop: `tablelog --access-token BOBS_TOKEN invite bob`; a link for a phone:
+    `tablelog invite bob --link --url http://192.168.1.20:8000`
     """
     client = remote(ctx)
     if client is not None:
         name = client.campaign(campaign)
         path = f"/campaigns/{quote(name)}/players/{quote(player, safe='')}/tokens"
-        given = decoded(client.json("POST", path, json={"role": role.value}), access.Invited)
+        body = {"role": role.value, "link": link}
+        given = decoded(client.json("POST", path, json=body), access.Invited)
+        base = url or client.server
     else:
         with opened(target(ctx)) as store:
             name = resolve_campaign(store, campaign)
-            given = access.grant(store, name, player, role.value)
+            given = access.grant(store, name, player, role.value, link=link)
+        base = url or DEFAULT_URL
+    address = sign_in_link(base, name, given.token) if link else None
     if json:
         emit_json(
             {
@@ -65,6 +91,7 @@ def invite(
                 "reissued": given.reissued,
                 "revoked": given.revoked,
                 "seq": given.seq,
+                **({"link": address} if address else {}),
             }
         )
         return
@@ -73,8 +100,21 @@ def invite(
             f"{player}'s access to {name} re-issued: {given.revoked} earlier token(s) revoked; "
             f"the log says so at seq {given.seq}"
         )
+    if address is not None:
+        say(f"{given.role} {player}'s sign-in link for {name} (works once, keep it safe):")
+        say(address)
+        return
     say(f"{given.role} {player}'s access token for {name} (shown once, keep it safe):")
     say(given.token)
+
+
+DEFAULT_URL = "http://127.0.0.1:8000"  # `tablelog serve`'s own default address
+
+
+def sign_in_link(base: str, campaign: str, token: str) -> str:
+    """The web page's address with the token in its fragment: a browser never sends a
+    fragment to a server, so the token reaches no log and no Referer."""
+    return f"{base.rstrip('/')}/campaigns/{quote(campaign, safe='')}/play#token={token}"
 
 
 def revoke(

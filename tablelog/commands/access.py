@@ -7,6 +7,7 @@ A token belongs to one campaign and one person in it, with a role: `gm` runs the
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
 import uuid
 from typing import Literal
@@ -22,10 +23,20 @@ from tablelog.rules.common import JoinPlayer
 from tablelog.rules.names import new_player_name, player_name
 from tablelog.rules.registry import no_shuffle
 from tablelog.storage import CampaignHead, EventStore
-from tablelog.storage.access import find_service_token, find_token, holders, revoke_tokens
+from tablelog.storage.access import (
+    find_service_token,
+    find_token,
+    holders,
+    live_tokens,
+    revoke_token,
+    revoke_tokens,
+)
 
 TOKEN_BYTES = 32
 ROLES = ("gm", "player", "observer")
+# How a token may be used: `token` as a bearer token (the CLI, scripts); `link` once, traded
+# by the web page for a `session`, which only a browser's cookie carries.
+KINDS = ("token", "link", "session")
 Role = Literal["gm", "player", "observer"]
 
 
@@ -61,7 +72,8 @@ def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def authenticate(store: EventStore, token: str | None) -> Caller:
+def authenticate(store: EventStore, token: str | None, kind: str = "token") -> Caller:
+    """The caller a token of `kind` names (a bearer token, or a browser's session)."""
     if not token:
         raise Unauthenticated(
             "no access token; send `Authorization: Bearer TOKEN` (the CLI: --access-token or "
@@ -78,6 +90,13 @@ def authenticate(store: EventStore, token: str | None) -> Caller:
                 code="admin-token",
             )
         raise Unauthenticated("the access token is not known to this service")
+    if row.kind != kind:
+        if row.kind == "link":
+            raise Unauthenticated(
+                "this token belongs to a sign-in link: open the link in a browser",
+                code="link-token",
+            )
+        raise Unauthenticated("the access token is not known to this service")
     if row.revoked:
         raise Unauthenticated("the access token was revoked", code="revoked-token")
     return Caller(
@@ -85,11 +104,9 @@ def authenticate(store: EventStore, token: str | None) -> Caller:
     )
 
 
-def head_if_signed_in(store: EventStore, caller: Caller) -> CampaignHead | None:
-    """The campaign's head while the caller's token still holds; None once it was revoked
-    (by anyone: this service, another, or the CLI on the database). One indexed read."""
-    row = find_token(store, caller.digest)
-    return None if row is None or row.revoked else row.head
+def watched(store: EventStore, campaign: str) -> tuple[CampaignHead | None, frozenset[str]]:
+    """A campaign's head and the digests of its live tokens: what its live feeds follow."""
+    return store.head(campaign), live_tokens(store, campaign)
 
 
 def require_campaign(caller: Caller, campaign: str) -> None:
@@ -142,8 +159,10 @@ def grant(
     role: str = "player",
     *,
     caller: Caller | None = None,
+    link: bool = False,
 ) -> Invited:
-    """A new access token for `player`, shown once.
+    """A new access token for `player`, shown once (`link`: a sign-in link's, which a
+    browser trades once for a session; see `open_session`).
 
     A signed-in caller asking for itself adds a device: a token of its own role, nothing
     else changes. Otherwise only the GM (through the service) or the operator (`caller`
@@ -154,7 +173,7 @@ def grant(
     """
     name = player_name(player, "player name")
     if caller is not None and caller.player == name:
-        return _another_device(store, campaign, caller, role)
+        return _another_device(store, campaign, caller, role, link)
     _gm_only(caller, "invite")
     if role not in ROLES or (role == "gm" and caller is not None):
         raise InvalidInput(f"--role is player or observer; got {role!r}", code="bad-role")
@@ -197,7 +216,9 @@ def grant(
                     for e in events
                 ]
             ).events
-            tx.add_access_token(token_hash=digest, player=name, role=role)
+            tx.add_access_token(
+                token_hash=digest, player=name, role=role, kind="link" if link else "token"
+            )
         state.advance(entry, written, None)  # committed: the cached state moves on
     if revoked is None:
         return Invited(token=token, player=name, role=role)
@@ -211,7 +232,9 @@ def grant(
     )
 
 
-def _another_device(store: EventStore, campaign: str, caller: Caller, role: str) -> Invited:
+def _another_device(
+    store: EventStore, campaign: str, caller: Caller, role: str, link: bool
+) -> Invited:
     """The caller's own second token (another device): same seat, same role, no event."""
     if role != caller.role:
         raise InvalidInput(
@@ -220,7 +243,12 @@ def _another_device(store: EventStore, campaign: str, caller: Caller, role: str)
         )
     token, digest = new_token()
     with store.transaction(campaign) as tx:
-        tx.add_access_token(token_hash=digest, player=caller.player, role=caller.role)
+        tx.add_access_token(
+            token_hash=digest,
+            player=caller.player,
+            role=caller.role,
+            kind="link" if link else "token",
+        )
     return Invited(token=token, player=caller.player, role=caller.role)
 
 
@@ -233,3 +261,42 @@ def revoke(store: EventStore, campaign: str, player: str, *, caller: Caller | No
     if count == 0:
         raise NotFound(f"{player} has no live access token in campaign {campaign}", code="no-token")
     return count
+
+
+def open_session(store: EventStore, campaign: str, link_token: str) -> tuple[str, Caller]:
+    """Trade a sign-in link's token, once, for a browser session of the same seat: the
+    session's token (for an HttpOnly cookie; stored as a digest) and its caller.
+
+    The link stops working in the same transaction, so two trades of one link make one
+    session; a revoked, used or unknown link is refused in one sentence."""
+    digest = token_digest(link_token.strip())
+    row = find_token(store, digest)
+    if row is None or row.kind != "link" or row.campaign != campaign:
+        raise Unauthenticated(
+            f"this sign-in link is not one of campaign {campaign}; ask the GM for a new one",
+            code="bad-link",
+        )
+    session, session_digest = new_token()
+    with store.transaction(campaign) as tx:
+        if row.revoked or not revoke_token(tx.connection, digest):
+            raise Unauthenticated(
+                "this sign-in link was already used or revoked; ask the GM for a new one",
+                code="used-link",
+            )
+        tx.add_access_token(
+            token_hash=session_digest, player=row.player, role=row.role, kind="session"
+        )
+    caller = Caller(campaign=campaign, player=row.player, role=row.role, digest=session_digest)
+    return session, caller
+
+
+def close_session(store: EventStore, caller: Caller) -> None:
+    """Sign a browser session out: its token stops working at once (its feed ends too)."""
+    with store.transaction(caller.campaign) as tx:
+        revoke_token(tx.connection, caller.digest)
+
+
+def csrf_token(session: str) -> str:
+    """The session's CSRF token: the page sends it in a header with every write. Derived
+    from the session's secret (so nothing more is stored), and it does not reveal it."""
+    return hmac.new(session.encode(), b"tablelog csrf", hashlib.sha256).hexdigest()

@@ -14,7 +14,7 @@ from litestar.openapi import OpenAPIConfig
 from tablelog import __version__
 from tablelog.commands.database import EventStore, open_store
 from tablelog.errors import TablelogError
-from tablelog.http import errors, reads, stream
+from tablelog.http import errors, page, reads, stream
 from tablelog.http.body import JsonRequest
 from tablelog.http.commands import command_routes
 from tablelog.http.context import signed_in
@@ -25,6 +25,7 @@ from tablelog.http.throttle import (
     CampaignQuota,
     FailedSignIns,
 )
+from tablelog.http.watch import Watches
 
 
 def create_app(
@@ -45,6 +46,7 @@ def create_app(
             "sign_ins": FailedSignIns(auth_failures),
             "open_signup": open_signup,
             "campaigns": CampaignQuota(campaign_limit),
+            "watches": Watches(),
         }
     )
 
@@ -52,6 +54,7 @@ def create_app(
         if state.store is None:
             state.store = open_store(str(target), create=True)
         state.store.checkpoint_in_background()  # no command waits for a checkpoint
+        state.watches.start()
 
     def stop() -> None:
         if not isinstance(target, EventStore) and state.store is not None:
@@ -61,11 +64,17 @@ def create_app(
     # is read (context.py).
     signed = Router(
         path="/",
-        route_handlers=[*reads.ROUTES, *ruleset_routes(), *stream.ROUTES, *command_routes()],
+        route_handlers=[
+            *reads.ROUTES,
+            *ruleset_routes(),
+            *stream.ROUTES,
+            *command_routes(),
+            *page.ROUTES,
+        ],
         guards=[signed_in],
     )
     return Litestar(
-        route_handlers=[*reads.PUBLIC, signed],
+        route_handlers=[*reads.PUBLIC, *page.PUBLIC, signed],
         request_class=JsonRequest,
         state=state,
         on_startup=[start],

@@ -117,6 +117,8 @@ def run_command(
             if earlier is not None:
                 return earlier
         raise
+    if written:
+        request.app.state.watches.wake(campaign)  # its live feeds need not wait for a poll
     result = answer[0] if answer else _result(store, campaign, caller, written)
     return Response(result, status_code=201)
 

@@ -8,6 +8,7 @@ token holds. So a request with an unknown token is 401 and counts against its ad
 
 from __future__ import annotations
 
+import hmac
 from typing import Any
 
 import anyio
@@ -15,14 +16,18 @@ from litestar.connection import ASGIConnection
 from litestar.datastructures import State
 from litestar.handlers import BaseRouteHandler
 
-from tablelog.commands.access import Caller, authenticate, require_campaign
+from tablelog.commands.access import Caller, authenticate, csrf_token, require_campaign
 from tablelog.commands.admin import require_admin
 from tablelog.commands.database import EventStore
-from tablelog.errors import Unauthenticated
+from tablelog.errors import Forbidden, Unauthenticated
 from tablelog.http.throttle import CampaignQuota, FailedSignIns
 
 AnyConnection = ASGIConnection[Any, Any, Any, Any]
 _CALLER = "tablelog.caller"  # where the guard keeps the caller, in the request's scope state
+# The web page's session: an HttpOnly, SameSite=Strict cookie scoped to its campaign's path.
+SESSION_COOKIE = "tablelog_session"
+CSRF_HEADER = "x-csrf-token"
+_SAFE = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 def store_of(state: State) -> EventStore:
@@ -43,24 +48,62 @@ def client_address(connection: AnyConnection) -> str:
     return connection.client.host if connection.client is not None else "unknown"
 
 
+def session_cookie(connection: AnyConnection) -> str | None:
+    value = connection.cookies.get(SESSION_COOKIE, "").strip()
+    return value or None
+
+
+def same_origin(connection: AnyConnection) -> None:
+    """Refuse a browser's write sent from another site: its Origin must be this service's."""
+    origin = connection.headers.get("origin")
+    host = connection.headers.get("host", "")
+    if origin is None or origin.rstrip("/") != f"{connection.url.scheme}://{host}":
+        raise Forbidden(
+            f"a write from the web page must come from this service's own page; origin "
+            f"{origin or 'none'} is not {connection.url.scheme}://{host}",
+            code="bad-origin",
+        )
+
+
+def _check_csrf(connection: AnyConnection, session: str) -> None:
+    """A write carried by the session cookie needs the session's CSRF token in a header and
+    this service's Origin: a page of another site can send the cookie, but neither."""
+    if connection.scope.get("method", "GET") in _SAFE:
+        return
+    same_origin(connection)
+    given = connection.headers.get(CSRF_HEADER, "")
+    if not hmac.compare_digest(given.encode(), csrf_token(session).encode()):
+        raise Forbidden(
+            "a write from the web page must carry its CSRF token (X-CSRF-Token); reload the page",
+            code="csrf",
+        )
+
+
 def sign_in(connection: AnyConnection, campaign: str | None = None) -> Caller:
-    """The caller named by the request's bearer token (and, given, its campaign must match).
+    """The caller named by the request's bearer token, or else its web session's cookie
+    (and, given, its campaign must match).
 
     A token the service does not know (or a revoked one) counts against the client's address
     (throttle.py); past the limit, its tokens are not even looked at for a while."""
-    token = bearer(connection)
+    token, kind = bearer(connection), "token"
+    if token is None:
+        session = session_cookie(connection)
+        if session is not None:
+            token, kind = session, "session"
     sign_ins: FailedSignIns = connection.app.state.sign_ins
     address = client_address(connection)
     if token is not None:
         sign_ins.check(address)
     try:
-        caller = authenticate(store_of(connection.app.state), token)
+        caller = authenticate(store_of(connection.app.state), token, kind)
     except Unauthenticated:
         if token is not None:
             sign_ins.failed(address)
         raise
     if campaign is not None:
         require_campaign(caller, campaign.strip().lower())
+    if kind == "session" and token is not None:
+        _check_csrf(connection, token)
     return caller
 
 

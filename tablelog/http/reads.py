@@ -51,6 +51,7 @@ class Me(msgspec.Struct, frozen=True, kw_only=True):
 
 class Invitation(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     role: str = "player"
+    link: bool = False  # a sign-in link's token: traded once by the web page for a session
 
 
 class Token(msgspec.Struct, frozen=True, kw_only=True):
@@ -129,7 +130,12 @@ def invite(
     itself gets a second token of its own role (another device)."""
     caller = caller_for(request, campaign)
     given = access.grant(
-        store_of(request.app.state), caller.campaign, player, data.role, caller=caller
+        store_of(request.app.state),
+        caller.campaign,
+        player,
+        data.role,
+        caller=caller,
+        link=data.link,
     )
     return Token(
         token=given.token,
@@ -201,10 +207,10 @@ def audit_route(
     """Every outcome explained, and every recorded decision checked (exit 3 in the CLI)."""
     caller = caller_for(request, campaign)
     account = audit(store_of(request.app.state), caller.campaign, conflict=conflict)
-    return {"ok": account.ok, **msgspec.to_builtins(_public(account))}
+    return {"ok": account.ok, **msgspec.to_builtins(public_account(account))}
 
 
-def _public(account: Account) -> Account:
+def public_account(account: Account) -> Account:
     # An account is public by construction; a discrepancy's values may name hidden cards.
     account.discrepancies = [
         d

@@ -2,15 +2,20 @@
 
 A client resumes with `Last-Event-ID` (the last seq it saw; the SSE event id is the seq). New
 events are found by polling the log from that seq, which works whoever appended them (this
-service, another one, or the CLI on the same database). Each poll reads the caller's token
-row with the head (one indexed read, as before), so a token revoked by any of them (`tablelog
-revoke` on the database, too) ends its feed at the next poll, a quarter of a second later:
-a last `revoked` event says why, and the stream closes.
+service, another one, or the CLI on the same database): one watcher per campaign does it for
+all its feeds (watch.py), woken at once when this service appends, and feeds that wait for
+the same events as the same viewer share one read of them. The watcher also reads the
+campaign's live tokens, so a token revoked by any of them (`tablelog revoke` on the database,
+too) ends its feed at the next poll, a quarter of a second later: a last `revoked` event
+says why, and the stream closes.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
@@ -19,25 +24,48 @@ from litestar import Request, get
 from litestar.params import FromPath, HeaderParameter, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
-from tablelog.commands.access import Caller, head_if_signed_in
+from tablelog.commands.access import Caller
 from tablelog.commands.database import EventStore
 from tablelog.commands.log import MAX_SEQ
 from tablelog.commands.reads import LogItem, log_items
 from tablelog.errors import InvalidInput
 from tablelog.http.context import caller_for, store_of
+from tablelog.http.watch import Watches
 
-POLL_S = 0.25  # also how soon a revoked token's feed ends
 HEARTBEAT_S = 15.0
+_SHARED_MAX = 512  # reads kept for feeds that ask for the same events as the same viewer
+Key = tuple[str, int, int, str]  # campaign, after, upto, viewer
+# Per service (its event loop's own), a read in flight or done, per Key.
+Shared = OrderedDict[Key, "asyncio.Future[list[LogItem]]"]
 
 
-def _new(store: EventStore, caller: Caller, after: int) -> list[LogItem] | None:
-    """The events after seq `after` as the caller sees them; None once its token was revoked."""
-    head = head_if_signed_in(store, caller)
-    if head is None:
-        return None
-    if head.seq <= after:
-        return []
-    return log_items(store, caller.campaign, since=after + 1, viewer=caller.viewer)
+def _read(store: EventStore, caller: Caller, after: int, upto: int) -> list[LogItem]:
+    items = log_items(store, caller.campaign, since=after + 1, viewer=caller.viewer)
+    return [i for i in items if i.seq <= upto]  # what was asked, if more came since
+
+
+def _forget_failed(shared: Shared, key: Key, done: asyncio.Future[list[LogItem]]) -> None:
+    if done.cancelled() or done.exception() is not None:  # retried by the next feed
+        shared.pop(key, None)
+
+
+async def _items(
+    shared: Shared, store: EventStore, caller: Caller, after: int, upto: int
+) -> list[LogItem]:
+    """The events after seq `after` up to `upto` as the caller sees them. Feeds of the same
+    viewer waiting for the same events share one read (in flight or done), so a new event
+    costs one read per viewer however many browsers watch."""
+    key = (caller.campaign, after, upto, caller.viewer)
+    found = shared.get(key)
+    if found is None:
+        # A task of its own: a feed that goes away (its browser closed) does not cancel the
+        # read the others wait for.
+        found = asyncio.ensure_future(anyio.to_thread.run_sync(_read, store, caller, after, upto))
+        shared[key] = found
+        found.add_done_callback(lambda done: _forget_failed(shared, key, done))
+        while len(shared) > _SHARED_MAX:
+            shared.popitem(last=False)
+    return await asyncio.shield(found)
 
 
 @get("/campaigns/{campaign:str}/events", tags=["reads"])
@@ -63,6 +91,7 @@ async def events(
     event `revoked`."""
     caller = caller_for(request, campaign)  # signed in by the guard (context.py)
     store = store_of(request.app.state)
+    watches: Watches = request.app.state.watches
     start = after or 0
     if last_event_id is not None:
         text = last_event_id.strip()
@@ -73,25 +102,32 @@ async def events(
         start = int(text)
 
     async def feed() -> AsyncIterator[ServerSentEventMessage]:
-        seen, quiet = start, 0.0
-        while True:
-            items = await anyio.to_thread.run_sync(_new, store, caller, seen)
-            if items is None:
-                yield ServerSentEventMessage(
-                    data="the access token was revoked", event="revoked", id=str(seen)
-                )
-                return
-            for item in items:
-                seen = item.seq
-                yield ServerSentEventMessage(data=item.line, id=str(item.seq), event="event")
-            if items:
-                quiet = 0.0
-                continue
-            if quiet >= HEARTBEAT_S:
-                quiet = 0.0
-                yield ServerSentEventMessage(comment="still here")
-            await asyncio.sleep(POLL_S)
-            quiet += POLL_S
+        seen, quiet, joined = start, 0.0, time.monotonic()
+        async with watches.watching(store, caller.campaign) as watch:
+            while True:
+                if not watch.holds(caller.digest, joined):
+                    yield ServerSentEventMessage(
+                        data="the access token was revoked", event="revoked", id=str(seen)
+                    )
+                    return
+                upto = watch.head
+                if upto > seen:
+                    items = await _items(watches.shared, store, caller, seen, upto)
+                    for item in items:
+                        seen = item.seq
+                        yield ServerSentEventMessage(
+                            data=item.line, id=str(item.seq), event="event"
+                        )
+                    quiet = 0.0
+                    seen = max(seen, upto)  # nothing more up to there
+                    continue
+                changed, started = watch.changed, time.monotonic()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(changed.wait(), max(0.01, HEARTBEAT_S - quiet))
+                quiet += time.monotonic() - started
+                if quiet >= HEARTBEAT_S:
+                    quiet = 0.0
+                    yield ServerSentEventMessage(comment="still here")
 
     return ServerSentEvent(feed())
 

@@ -12,9 +12,10 @@ from typing import Any, Generic, TypeVar
 
 from tablelog.events.base import Event
 from tablelog.projections.book import Auditor
+from tablelog.projections.page import Action, Panel
 from tablelog.rules.contract import lazy
 
-__all__ = ["Auditor", "Read", "RulesetViews", "lazy"]
+__all__ = ["Action", "Auditor", "Panel", "Read", "RulesetViews", "lazy"]
 
 S = TypeVar("S")
 
@@ -57,6 +58,13 @@ class RulesetViews(Generic[S]):
       to play on from it), None when it hides nothing.
     - `auditor()`: a new `Auditor` for one audit.
     - `reads`: reads of the ruleset's own.
+    - `panels(state, viewer)` (optional): the web page's boxes (`projections.page.Panel`),
+      built from the views above so they show what `viewer` may see and nothing more.
+      Without it, each open conflict's `show` text and the `state` text.
+    - `actions(state, viewer)` (optional): the forms the page offers `viewer` now
+      (`projections.page.Action`: a command, its fixed and asked fields with choices, and a
+      `probe` the core tries against the rules before offering it). Without it, a form per
+      command the viewer's role may issue, from the command's fields (`commands.page`).
     """
 
     state_view: Callable[[S, str | None], dict[str, Any]]
@@ -69,6 +77,8 @@ class RulesetViews(Generic[S]):
     auditor: Callable[[], Auditor[S]]
     kept_at: Callable[[S, str | None], int | None] = lambda state, conflict: None
     reads: tuple[Read[S], ...] = ()
+    panels: Callable[[S, str | None], list[Panel]] | None = None
+    actions: Callable[[S, str | None], list[Action]] | None = None
 
     def read(self, name: str) -> Read[S] | None:
         return next((r for r in self.reads if r.name == name), None)

@@ -25,6 +25,7 @@ class TokenRow(msgspec.Struct, frozen=True, kw_only=True):
     role: str
     revoked: bool
     head: CampaignHead  # the campaign's head, read with the token (a read may start there)
+    kind: str = "token"  # token (bearer), link (one sign-in) or session (a browser's cookie)
 
 
 class Remembered(msgspec.Struct, frozen=True, kw_only=True):
@@ -36,7 +37,7 @@ class Remembered(msgspec.Struct, frozen=True, kw_only=True):
 # With the campaign's head: the request that follows nearly always needs it, and one read
 # costs less than two.
 _BY_DIGEST = (
-    "SELECT t.token_hash, t.player, t.role, t.revoked_at, c.name, c.ruleset, c.created_at, "
+    "SELECT t.token_hash, t.player, t.role, t.revoked_at, t.kind, c.name, c.ruleset, c.created_at, "
     "c.head_seq, c.head_hash, c.updated_at "
     "FROM access_tokens t JOIN campaigns c ON c.name = t.campaign_id WHERE t.token_hash = ?"
 )
@@ -46,13 +47,41 @@ def find_token(store: EventStore, digest: str) -> TokenRow | None:
     row = store.one_row(_BY_DIGEST, (digest,))  # every request: the driver's quick way
     if row is None:
         return None
-    token_hash, player, role, revoked_at, *campaign = row
+    token_hash, player, role, revoked_at, kind, *campaign = row
     if not hmac.compare_digest(str(token_hash), digest):
         return None
     head = head_of(HeadRow(*campaign))
     return TokenRow(
-        campaign=head.name, player=player, role=role, revoked=revoked_at is not None, head=head
+        campaign=head.name,
+        player=player,
+        role=role,
+        revoked=revoked_at is not None,
+        head=head,
+        kind=str(kind),
     )
+
+
+def live_tokens(store: EventStore, campaign: str) -> frozenset[str]:
+    """The digests of every live token of a campaign (its live feeds check theirs here: one
+    read per campaign, however many feeds are open)."""
+    with store.engine.connect() as conn:
+        rows = conn.execute(
+            select(access_tokens.c.token_hash).where(
+                access_tokens.c.campaign_id == campaign, access_tokens.c.revoked_at.is_(None)
+            )
+        )
+        return frozenset(str(row[0]) for row in rows)
+
+
+def revoke_token(conn: Connection, digest: str) -> bool:
+    """Revoke the one token with this digest (a link once traded, a session signed out);
+    whether it was still live."""
+    result = conn.execute(
+        update(access_tokens)
+        .where(access_tokens.c.token_hash == digest, access_tokens.c.revoked_at.is_(None))
+        .values(revoked_at=now_us())
+    )
+    return bool(result.rowcount)
 
 
 class Holder(msgspec.Struct, frozen=True, kw_only=True):

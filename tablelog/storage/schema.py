@@ -72,6 +72,10 @@ access_tokens = Table(
     Column("role", String(16), nullable=False),
     Column("created_at", BigInteger, nullable=False),
     Column("revoked_at", BigInteger, nullable=True),
+    # `token`: a bearer token (the CLI, scripts); `link`: a sign-in link's token, good for
+    # one trade for a browser session and nothing else; `session`: a browser's session,
+    # held in an HttpOnly cookie. All stored as digests; `revoke` ends each kind at once.
+    Column("kind", String(16), nullable=False, server_default="token"),
     Index(None, "campaign_id", "player"),
 )
 

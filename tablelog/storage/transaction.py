@@ -249,9 +249,16 @@ class CampaignTransaction:
             )
         )
 
-    def add_access_token(self, *, token_hash: str, player: str, role: str) -> None:
+    def add_access_token(
+        self, *, token_hash: str, player: str, role: str, kind: str = "token"
+    ) -> None:
         insert_access_token(
-            self._conn, campaign=self._head.name, token_hash=token_hash, player=player, role=role
+            self._conn,
+            campaign=self._head.name,
+            token_hash=token_hash,
+            player=player,
+            role=role,
+            kind=kind,
         )
 
 
@@ -324,7 +331,7 @@ def _no_look_alike(conn: Connection, name: str, like: Callable[[str], str]) -> N
 
 
 def insert_access_token(
-    conn: Connection, *, campaign: str, token_hash: str, player: str, role: str
+    conn: Connection, *, campaign: str, token_hash: str, player: str, role: str, kind: str = "token"
 ) -> None:
     conn.execute(
         insert(access_tokens).values(
@@ -332,6 +339,7 @@ def insert_access_token(
             campaign_id=campaign,
             player=player,
             role=role,
+            kind=kind,
             created_at=now_us(),
         )
     )

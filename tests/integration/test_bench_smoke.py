@@ -74,3 +74,16 @@ def test_the_postgresql_benchmark_runs() -> None:
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert "tablelog, 8 campaigns" in done.stdout
+
+
+def test_the_page_benchmark_runs() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "page.py"), "--smoke"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    for row in ("| GM | page, right after an append |", "| player bob | table,", "SSE clients"):
+        assert row in done.stdout, done.stdout

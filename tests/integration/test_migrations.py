@@ -211,6 +211,7 @@ WRITTEN_AT = {
     "0001": {"bar-fight": 58},
     "0002": {"bar-fight": 58, "pub": 13},
     "0003": {"bar-fight": 58, "pub": 13},
+    "0004": {"bar-fight": 58},
 }
 
 

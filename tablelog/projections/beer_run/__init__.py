@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tablelog.projections.beer_run import text, views, visibility
+from tablelog.projections.beer_run import page, text, views, visibility
 from tablelog.projections.contract import RulesetViews, lazy
 from tablelog.rules.beer_run.state import BeerRunState
 
@@ -23,4 +23,6 @@ VIEWS = RulesetViews[BeerRunState](
     hides=visibility.hides,
     # Imported when an audit runs: it brings the rules' checks, which `show` does not need.
     auditor=lazy("tablelog.projections.beer_run.audit", "BeerRunAuditor"),
+    panels=page.panels,
+    actions=page.actions,
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tablelog.projections.contract import Read, RulesetViews, lazy
-from tablelog.projections.improv import text, views, visibility
+from tablelog.projections.improv import page_actions, page_panels, text, views, visibility
 from tablelog.rules.improv.state import ImprovState
 
 
@@ -24,6 +24,8 @@ VIEWS = RulesetViews[ImprovState](
     hides=visibility.hides,
     # Imported when an audit runs: it brings the rules' checks, which `show` does not need.
     auditor=lazy("tablelog.projections.improv.audit", "ImprovAuditor"),
+    panels=page_panels.panels,
+    actions=page_actions.actions,
     reads=(
         Read(
             name="hand",

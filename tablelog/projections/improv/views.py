@@ -35,27 +35,10 @@ def _visible(side: Side, rnd: Round, play: Play, viewer: str | None) -> bool:
 
 def state_view(state: ImprovState, viewer: str | None = None) -> dict[str, Any]:
     """Improv's own keys of `state --json` (core code puts the shared ones first)."""
-    ledger = state.ledger
-    players = sorted(p for p in state.players if p != state.gm)
     return {
         "deck_mode": state.options.deck_mode,
-        "tokens": {
-            "gm": ledger.gm,
-            "pool": ledger.pool,
-            "bank": ledger.bank,
-            "out_of_play": ledger.out_of_play,
-            "table": ledger.table,
-            "players": {p: ledger.players.get(p, 0) for p in players},
-        },
-        "talents": {
-            key: {
-                "player": ch.player,
-                "used": ch.used,
-                "limit": state.options.talent_uses_per_session,
-                "by_talent": {t: ch.uses.get(t, 0) for t in ch.talents},
-            }
-            for key, ch in sorted(state.characters.items())
-        },
+        "tokens": tokens_view(state),
+        "talents": talents_view(state),
         "conflicts": {
             c.key: conflict_summary(c) if isinstance(c, Conflict) else closed_summary(c)
             for c in state.every_conflict()
@@ -63,6 +46,33 @@ def state_view(state: ImprovState, viewer: str | None = None) -> dict[str, Any]:
         "hands": {owner: len(cards) for owner, cards in sorted(state.hands.items())}
         if state.managed
         else {},
+    }
+
+
+def tokens_view(state: ImprovState) -> dict[str, Any]:
+    """The token ledger, every player listed (zeros too): public."""
+    ledger = state.ledger
+    players = sorted(p for p in state.players if p != state.gm)
+    return {
+        "gm": ledger.gm,
+        "pool": ledger.pool,
+        "bank": ledger.bank,
+        "out_of_play": ledger.out_of_play,
+        "table": ledger.table,
+        "players": {p: ledger.players.get(p, 0) for p in players},
+    }
+
+
+def talents_view(state: ImprovState) -> dict[str, Any]:
+    """Talent use this session per character: public."""
+    return {
+        key: {
+            "player": ch.player,
+            "used": ch.used,
+            "limit": state.options.talent_uses_per_session,
+            "by_talent": {t: ch.uses.get(t, 0) for t in ch.talents},
+        }
+        for key, ch in sorted(state.characters.items())
     }
 
 

@@ -1,0 +1,270 @@
+"""The web page's model: a campaign as one caller sees it, and the forms it may send now.
+
+The page is a client of the same commands and the same views as the HTTP API: panels come
+from the ruleset's views (filtered for the caller), and each form posts one command to the
+endpoint that carries it, where the rules decide and authorize as for any client. Here the
+offered actions are only tried against the rules (authority and `decide`, on the state now,
+nothing appended) so that a button is shown only when pressing it could work.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import msgspec
+
+from tablelog.commands import state
+from tablelog.commands.access import Caller
+from tablelog.commands.endpoints import CORE, DEFAULT, Endpoint, ruleset_endpoints
+from tablelog.errors import TablelogError
+from tablelog.projections.fold import Folded
+from tablelog.projections.page import (
+    Action,
+    Field,
+    FieldKind,
+    Panel,
+    generic_panels,
+    open_conflicts,
+    role_of,
+    slug,
+)
+from tablelog.projections.registry import views_for
+from tablelog.projections.views import state_view
+from tablelog.rules.contract import TABLE_COMMANDS
+from tablelog.rules.registry import no_shuffle
+from tablelog.storage import CampaignHead, EventStore
+
+
+class Form(msgspec.Struct, frozen=True, kw_only=True):
+    """An action as the page renders it: where it posts, what it asks, what it fixes."""
+
+    key: str  # unique on the page
+    title: str
+    path: str  # the endpoint's path below /campaigns/{campaign}, `{conflict}` filled in
+    fields: list[Field]
+    fixed: dict[str, Any]
+    conflict: str | None
+    gm: bool
+
+
+class Page(msgspec.Struct, frozen=True, kw_only=True):
+    campaign: str
+    ruleset: str
+    seq: int
+    at: int | None  # a replay's seq (nothing may be done then), None for now
+    player: str
+    role: str
+    panels: list[Panel]
+    forms: list[Form]
+
+
+def page_of(
+    store: EventStore,
+    campaign: str,
+    caller: Caller,
+    *,
+    at: int | None = None,
+    head: CampaignHead | None = None,
+) -> Page:
+    """The page for `caller`: now (shared with its other requests until the campaign moves),
+    or as of seq `at` (a replay: panels only)."""
+    if at is not None:
+        return _build(state.state_at(store, campaign, at), caller, at=at)
+    page: Page = state.kept_view(
+        store,
+        campaign,
+        f"page:{caller.role}:{caller.player}",
+        head,
+        lambda folded, _key: _build(folded, caller, at=None),
+    )
+    return page
+
+
+def _build(folded: Folded, caller: Caller, *, at: int | None) -> Page:
+    viewer = caller.viewer
+    return Page(
+        campaign=folded.campaign,
+        ruleset=folded.ruleset.name,
+        seq=folded.seq,
+        at=at,
+        player=caller.player,
+        role=caller.role,
+        panels=panels(folded, viewer),
+        forms=[] if at is not None else forms(folded, caller),
+    )
+
+
+def panels(folded: Folded, viewer: str) -> list[Panel]:
+    views = views_for(folded.ruleset.name)
+    if views.panels is not None:
+        return views.panels(folded.state, viewer)
+    whole = state_view(folded, viewer)
+    shows: list[tuple[dict[str, Any], list[str]]] = []
+    for key in open_conflicts(whole):
+        try:
+            view = views.show_view(folded.state, key, viewer)
+            shows.append((view, views.show_lines(folded.state, view)))
+        except TablelogError as exc:  # a conflict its `show` will not give: say so, go on
+            shows.append(({"conflict": key}, [str(exc)]))
+    *conflicts, campaign = generic_panels(whole, views.state_lines(whole), shows)
+    return [*conflicts, *own_reads(folded, viewer, whole), campaign]
+
+
+def own_reads(folded: Folded, viewer: str, whole: dict[str, Any]) -> list[Panel]:
+    """The ruleset's own reads (a managed hand) of what the viewer may read: tried for the
+    viewer itself and for each character of the state view; each read refuses what is not
+    the viewer's (its own check, as through the API), and a refusal shows nothing."""
+    if role_of(viewer) == "observer":
+        return []
+    views = views_for(folded.ruleset.name)
+    characters = whole.get("characters")
+    names = [viewer, *(characters if isinstance(characters, dict) else [])]
+    found = []
+    for read in views.reads:
+        for name in dict.fromkeys(names):
+            try:
+                data = read.run(folded.state, name, viewer)
+            except TablelogError:
+                continue
+            found.append(
+                Panel(
+                    key=f"read-{slug(read.name)}-{slug(name)}",
+                    title=f"{read.name.capitalize()} of {name}",
+                    facts=[(key, _words(value)) for key, value in data.items()],
+                )
+            )
+    return found
+
+
+def _words(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return ", ".join(str(v) for v in value) or "—"
+    return str(value)
+
+
+def forms(folded: Folded, caller: Caller) -> list[Form]:
+    """The forms `caller` may send now: the ruleset's actions (or the generic ones), each
+    kept only if the rules would take its probe."""
+    if caller.role == "observer":
+        return []
+    views = views_for(folded.ruleset.name)
+    endpoints = {e.command: e for e in CORE + ruleset_endpoints(folded.ruleset.name)}
+    offered = (
+        views.actions(folded.state, caller.viewer)
+        if views.actions is not None
+        else generic_actions(folded, caller.viewer, list(endpoints.values()))
+    )
+    found: list[Form] = []
+    keys: set[str] = set()
+    for action in offered:
+        endpoint = endpoints.get(action.command)
+        if endpoint is None or not _may(folded, caller, action):
+            continue
+        form = _form(endpoint, action)
+        key, number = form.key, 1
+        while key in keys:  # two forms of one command (tokens, or a talent, on a card)
+            number += 1
+            key = f"{form.key}-{number}"
+        keys.add(key)
+        found.append(msgspec.structs.replace(form, key=key))
+    return found
+
+
+def _may(folded: Folded, caller: Caller, action: Action) -> bool:
+    if action.probe is None:
+        return True
+    try:
+        folded.ruleset.authorize(folded.state, action.probe, caller.player, caller.role)
+        folded.ruleset.decide(folded.state, action.probe, no_shuffle)
+    except TablelogError:
+        return False
+    return True
+
+
+def _form(endpoint: Endpoint, action: Action) -> Form:
+    path = endpoint.path
+    for name in endpoint.path_fields:
+        given = action.fixed.get(name)
+        path = path.replace("{" + name + "}", DEFAULT if given is None else str(given))
+    # Stable across renders (the page keeps what was typed in a form when the table moves).
+    words = [action.command.__name__, *(str(v) for v in action.fixed.values())]
+    return Form(
+        key="-".join("".join(ch if ch.isalnum() else "_" for ch in w) for w in words),
+        title=action.title,
+        path=path,
+        fields=[f for f in action.fields if f.name not in endpoint.path_fields],
+        fixed={k: v for k, v in action.fixed.items() if k not in endpoint.path_fields},
+        conflict=action.conflict,
+        gm=action.gm,
+    )
+
+
+def generic_actions(folded: Folded, viewer: str, endpoints: Sequence[Endpoint]) -> list[Action]:
+    """A form per command the viewer's role may issue, its fields asked as text, numbers,
+    flags or choices; a command of one conflict is offered once per open conflict."""
+    role = role_of(viewer)
+    authority = folded.ruleset.authority
+    conflicts = open_conflicts(state_view(folded, viewer))
+    actions = []
+    for endpoint in endpoints:
+        command = endpoint.command
+        if command not in folded.ruleset.commands:
+            continue
+        gm = issubclass(command, TABLE_COMMANDS + authority.gm_only)
+        if gm and role != "gm":
+            continue
+        fields = [_field(info, viewer, role) for info in msgspec.structs.fields(command)]
+        by_conflict = any(f.name == "conflict" and f.required for f in fields)
+        if not by_conflict:
+            actions.append(Action(command=command, title=endpoint.summary, fields=fields, gm=gm))
+            continue
+        asked = [f for f in fields if f.name != "conflict"]
+        actions += [
+            Action(
+                command=command,
+                title=endpoint.summary,
+                fields=asked,
+                fixed={"conflict": key},
+                conflict=key,
+                gm=gm,
+            )
+            for key in conflicts
+        ]
+    return actions
+
+
+def _field(info: msgspec.structs.FieldInfo, viewer: str, role: str) -> Field:
+    kind, choices = _kind(info.type)
+    default: Any = None
+    if info.default is not msgspec.NODEFAULT and isinstance(info.default, str | int | bool):
+        default = info.default
+    if info.name == "player" and role == "player":
+        default = viewer  # a player acts for itself
+    return Field(
+        name=info.name,
+        label=info.name.replace("_", " "),
+        kind=kind,
+        choices=choices,
+        required=info.required,
+        default=default,
+    )
+
+
+def _kind(kind: Any) -> tuple[FieldKind, list[str]]:
+    """How a field of type `kind` is asked: the Optional's inner type decides."""
+    args = [a for a in typing.get_args(kind) if a is not type(None)]
+    origin = typing.get_origin(kind)
+    if origin in (typing.Union, types.UnionType) and len(args) == 1:
+        return _kind(args[0])
+    if origin is Literal:
+        return "choice", [str(a) for a in typing.get_args(kind)]
+    if kind is bool:
+        return "flag", []
+    if kind is int:
+        return "number", []
+    if origin in (list, tuple):
+        return "list", []
+    return "text", []

@@ -1,0 +1,198 @@
+"""The web page per campaign: server-rendered HTML over the same commands and views.
+
+`GET /campaigns/{campaign}/play` is the page. A sign-in link carries a `link` token in its
+fragment (never sent to a server, so never in a log or a Referer); the page's script trades
+it once at `POST .../play/session` for an HttpOnly, SameSite=Strict session cookie and
+removes it from the address bar. The page then reads through the guarded routes like any
+client (the cookie signs it in; every write also needs the session's CSRF token and this
+service's Origin: `context.py`), posts each action to the command's own endpoint, and
+follows the campaign's SSE feed. Nothing here decides or hides anything: the page model
+(`commands.page`) comes from the ruleset's views, filtered for the caller.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import anyio
+import msgspec
+from jinja2 import Environment, PackageLoader, select_autoescape
+from litestar import Request, Response, Router, get, post
+from litestar.datastructures import Cookie
+from litestar.handlers import HTTPRouteHandler
+from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
+from litestar.static_files import create_static_files_router
+
+from tablelog import __version__
+from tablelog.commands.access import (
+    Caller,
+    authenticate,
+    close_session,
+    csrf_token,
+    open_session,
+)
+from tablelog.commands.audit import audit
+from tablelog.commands.log import MAX_SEQ
+from tablelog.commands.page import Page, page_of
+from tablelog.errors import TablelogError, Unauthenticated
+from tablelog.http.context import (
+    SESSION_COOKIE,
+    caller_for,
+    client_address,
+    same_origin,
+    session_cookie,
+    store_of,
+)
+from tablelog.http.reads import public_account
+from tablelog.http.throttle import FailedSignIns
+from tablelog.projections.account_text import account_lines
+
+AnyRequest = Request[Any, Any, Any]
+ASSETS = Path(__file__).parent / "static"
+_TEMPLATES = Environment(
+    loader=PackageLoader("tablelog.http", "templates"),
+    autoescape=select_autoescape(default=True, default_for_string=True),
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+# Only this service's own scripts, styles and connections: no inline script can run, and no
+# asset comes from another site (the page works on a LAN without the internet).
+_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; "
+    "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; "
+    "form-action 'self'",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-store",
+}
+SESSION_DAYS = 30
+
+
+def _html(template: str, status: int = 200, **context: Any) -> Response[str]:
+    text = _TEMPLATES.get_template(template).render(version=__version__, **context)
+    return Response(
+        text, media_type="text/html; charset=utf-8", status_code=status, headers=_HEADERS
+    )
+
+
+def _session_caller(request: AnyRequest, campaign: str) -> tuple[Caller, str] | None:
+    """The caller of the request's session cookie, if it still holds for this campaign."""
+    session = session_cookie(request)
+    if session is None:
+        return None
+    try:
+        caller = authenticate(store_of(request.app.state), session, "session")
+    except TablelogError:
+        return None
+    return (caller, session) if caller.campaign == campaign else None
+
+
+def _render(request: AnyRequest, campaign: str) -> Response[str]:
+    name = campaign.strip().lower()
+    signed = _session_caller(request, name)
+    if signed is None:
+        return _html("sign_in.html", campaign=name)
+    caller, session = signed
+    page = page_of(store_of(request.app.state), name, caller, head=caller.head)
+    return _html("page.html", page=page, csrf=csrf_token(session))
+
+
+@get("/campaigns/{campaign:str}/play", include_in_schema=False)
+async def play_page(request: AnyRequest, campaign: FromPath[str]) -> Response[str]:
+    """The campaign's page for a signed-in browser, else the page that signs it in."""
+    return await anyio.to_thread.run_sync(_render, request, campaign)
+
+
+class LinkToken(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    token: str
+
+
+class SignedIn(msgspec.Struct, frozen=True, kw_only=True):
+    player: str
+    role: str
+
+
+def _trade(request: AnyRequest, campaign: str, data: LinkToken) -> Response[SignedIn]:
+    same_origin(request)  # no other site may sign a browser in (to its own seat)
+    sign_ins: FailedSignIns = request.app.state.sign_ins
+    address = client_address(request)
+    sign_ins.check(address)
+    name = campaign.strip().lower()
+    store = store_of(request.app.state)
+    try:
+        session, caller = open_session(store, name, data.token)
+    except Unauthenticated:
+        sign_ins.failed(address)
+        raise
+    earlier = _session_caller(request, name)
+    if earlier is not None:  # this browser's cookie is replaced: its session ends with it
+        close_session(store, earlier[0])
+    cookie = Cookie(
+        key=SESSION_COOKIE,
+        value=session,
+        path=f"/campaigns/{name}",
+        httponly=True,
+        samesite="strict",
+        secure=request.url.scheme == "https",
+        max_age=SESSION_DAYS * 86400,
+    )
+    return Response(
+        SignedIn(player=caller.player, role=caller.role), status_code=201, cookies=[cookie]
+    )
+
+
+@post("/campaigns/{campaign:str}/play/session", include_in_schema=False, status_code=201)
+async def trade_link(
+    request: AnyRequest, campaign: FromPath[str], data: JSONBody[LinkToken]
+) -> Response[SignedIn]:
+    """Trade a sign-in link's token (once) for this browser's session cookie."""
+    return await anyio.to_thread.run_sync(_trade, request, campaign, data)
+
+
+@post(
+    "/campaigns/{campaign:str}/play/sign-out",
+    include_in_schema=False,
+    status_code=200,
+    sync_to_thread=True,
+)
+def sign_out(request: AnyRequest, campaign: FromPath[str]) -> Response[dict[str, str]]:
+    """End this browser's session at once (its token is revoked; its feed ends)."""
+    caller = caller_for(request, campaign)
+    close_session(store_of(request.app.state), caller)
+    gone = Cookie(key=SESSION_COOKIE, value="", path=f"/campaigns/{caller.campaign}", max_age=0)
+    return Response({"signed_out": caller.player}, cookies=[gone])
+
+
+@get("/campaigns/{campaign:str}/play/table", include_in_schema=False, sync_to_thread=True)
+def table_fragment(
+    request: AnyRequest,
+    campaign: FromPath[str],
+    at: Annotated[int | None, QueryParameter(ge=1, le=MAX_SEQ, required=False)] = None,
+) -> Response[str]:
+    """The panels and forms (now, or as of seq `at`), for the page to swap in."""
+    caller = caller_for(request, campaign)
+    page: Page = page_of(
+        store_of(request.app.state), caller.campaign, caller, at=at, head=caller.head
+    )
+    return _html("table.html", page=page)
+
+
+@get("/campaigns/{campaign:str}/play/audit", include_in_schema=False, sync_to_thread=True)
+def audit_fragment(
+    request: AnyRequest, campaign: FromPath[str], conflict: FromQuery[str | None] = None
+) -> Response[str]:
+    """A conflict's audit as the CLI prints it (an account is public by construction)."""
+    caller = caller_for(request, campaign)
+    account = public_account(audit(store_of(request.app.state), caller.campaign, conflict=conflict))
+    return _html("lines.html", lines=account_lines(account), ok=account.ok)
+
+
+ROUTES: list[HTTPRouteHandler] = [sign_out, table_fragment, audit_fragment]  # behind the guard
+PUBLIC: list[HTTPRouteHandler | Router] = [
+    play_page,
+    trade_link,
+    create_static_files_router(
+        path="/assets", directories=[ASSETS], include_in_schema=False, send_as_attachment=False
+    ),
+]

@@ -1,0 +1,255 @@
+// The tablelog page: signs in with the link's fragment, sends each action to its command's
+// endpoint, and follows the campaign's live feed. No rule and no hiding lives here: the
+// server renders what the caller may see and refuses what the caller may not do.
+"use strict";
+
+(function () {
+  const signIn = document.getElementById("sign-in");
+  const page = document.getElementById("page");
+  // A link opened where a session is already signed in (another seat's link, say) is
+  // traded too: the link's seat replaces the session's, and the token leaves the address bar.
+  if (signIn || (page && new URLSearchParams(location.hash.slice(1)).has("token"))) {
+    trade((signIn || page).dataset.campaign, document.getElementById(signIn ? "sign-in-status" : "live"));
+    return;
+  }
+  if (page) {
+    // The same page's link opened in this tab changes only the fragment: no reload.
+    window.addEventListener("hashchange", () => {
+      if (new URLSearchParams(location.hash.slice(1)).has("token")) {
+        trade(page.dataset.campaign, document.getElementById("live"));
+      }
+    });
+    live(page);
+  }
+
+  async function trade(campaign, status) {
+    const params = new URLSearchParams(location.hash.slice(1));
+    const token = params.get("token");
+    // Out of the address bar (and the history) before anything else happens.
+    history.replaceState(null, "", location.pathname + location.search);
+    if (!token) {
+      status.textContent = "You are not signed in. Open the sign-in link the GM gave you.";
+      return;
+    }
+    const answer = await fetch(base(campaign) + "/play/session", {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ token: token }),
+    });
+    if (answer.ok) { location.replace(location.pathname); return; }
+    status.textContent = await sentence(answer);
+  }
+
+  function base(campaign) { return "/campaigns/" + encodeURIComponent(campaign); }
+
+  async function sentence(answer) {
+    try {
+      const body = await answer.json();
+      if (body && body.code && body.message) { return body.code + ": " + body.message; }
+    } catch (e) { /* not JSON */ }
+    return "the service answered " + answer.status;
+  }
+
+  function live(page) {
+    const campaign = page.dataset.campaign;
+    const csrf = document.querySelector('meta[name="csrf-token"]').content;
+    const status = document.getElementById("live");
+    const table = document.getElementById("table");
+    let seq = Number(page.dataset.seq);
+    let feed = null;
+    let pending = false;
+    let again = false;
+    let signedOut = false;
+
+    function headers() {
+      return { "Content-Type": "application/json", "X-CSRF-Token": csrf };
+    }
+
+    function ended(why) {
+      signedOut = true;
+      if (feed) { feed.close(); }
+      status.textContent = why;
+      status.className = "live ended";
+      for (const control of document.querySelectorAll("form.action button, form.action input, form.action select, form.action textarea")) {
+        control.disabled = true;
+      }
+    }
+
+    // Swap in the table as it stands, keeping what the person was typing and where.
+    async function refresh() {
+      if (signedOut) { return; }
+      if (pending) { again = true; return; }  // once this one is done, fetch once more
+      pending = true;
+      try {
+        const answer = await fetch(base(campaign) + "/play/table", { credentials: "same-origin" });
+        if (answer.status === 401 || answer.status === 403) { ended("Signed out: " + await sentence(answer)); return; }
+        if (!answer.ok) { status.textContent = "Could not refresh: " + await sentence(answer); return; }
+        const html = await answer.text();
+        const typed = new Map();
+        for (const input of table.querySelectorAll("form.action [name]")) {
+          if (!changed(input)) { continue; }  // untouched: take the new table's default
+          const key = input.form.dataset.key + "/" + input.name;
+          typed.set(key, input.type === "checkbox" ? input.checked : input.value);
+        }
+        const focused = document.activeElement && document.activeElement.id;
+        const open = [...table.querySelectorAll("details[open]")].map((d) => d.id);
+        table.innerHTML = html;
+        for (const input of table.querySelectorAll("form.action [name]")) {
+          const key = input.form.dataset.key + "/" + input.name;
+          if (!typed.has(key)) { continue; }
+          if (input.type === "checkbox") { input.checked = typed.get(key); } else { input.value = typed.get(key); }
+        }
+        for (const id of open) { const d = document.getElementById(id); if (d) { d.open = true; } }
+        if (focused) { const f = document.getElementById(focused); if (f) { f.focus(); } }
+        const shown = table.querySelector("[data-table-seq]");
+        if (shown) { seq = Math.max(seq, Number(shown.dataset.tableSeq)); }
+        status.textContent = "Live: up to date at seq " + (shown ? shown.dataset.tableSeq : seq) + ".";
+      } finally {
+        pending = false;
+        if (again) { again = false; refresh(); }
+      }
+    }
+
+    function changed(input) {
+      if (input.type === "checkbox") { return input.checked !== input.defaultChecked; }
+      if (input.tagName === "SELECT") {
+        const first = [...input.options].find((o) => o.defaultSelected) || input.options[0];
+        return first ? input.value !== first.value : false;
+      }
+      return input.value !== input.defaultValue;
+    }
+
+    function follow() {
+      feed = new EventSource(base(campaign) + "/events?after=" + seq, { withCredentials: true });
+      feed.addEventListener("event", (message) => {
+        seq = Math.max(seq, Number(message.lastEventId) || seq);
+        status.textContent = "Live: seq " + seq + " arrived, updating…";
+        refresh();
+      });
+      feed.addEventListener("revoked", () => ended("Signed out: your access was revoked. Ask the GM for a new link."));
+      feed.onerror = () => { if (!signedOut) { status.textContent = "Live feed interrupted; reconnecting…"; } };
+    }
+
+    function value(input) {
+      const kind = input.dataset.kind;
+      if (kind === "flag") { return input.checked; }
+      const text = input.value.trim();
+      if (text === "") { return undefined; }
+      if (kind === "number") { return Number(text); }
+      if (kind === "list") { return text.split(/[\s,]+/).filter(Boolean); }
+      if (kind === "map") {
+        const found = {};
+        for (const pair of text.split(/[,;\s]+/).filter(Boolean)) {
+          const [name, count] = pair.split("=");
+          found[name] = count === undefined ? 1 : Number(count);
+        }
+        return found;
+      }
+      if (kind === "groups") {
+        const found = {};
+        for (const group of text.split(";").map((g) => g.trim()).filter(Boolean)) {
+          const [name, members] = group.split(":");
+          found[name.trim()] = (members || "").split(/[\s,]+/).filter(Boolean);
+        }
+        return found;
+      }
+      return text;
+    }
+
+    document.addEventListener("submit", async (event) => {
+      const form = event.target.closest("form.action");
+      if (!form) { return; }
+      event.preventDefault();
+      const error = form.querySelector(".error");
+      error.hidden = true;
+      const body = JSON.parse(form.dataset.fixed || "{}");
+      for (const input of form.querySelectorAll("[name]")) {
+        const v = value(input);
+        if (v !== undefined) { body[input.name] = v; }
+      }
+      const button = form.querySelector("button[type=submit]");
+      button.disabled = true;
+      try {
+        const answer = await fetch(base(campaign) + form.dataset.path, {
+          method: "POST", credentials: "same-origin", headers: headers(), body: JSON.stringify(body),
+        });
+        if (answer.ok) {
+          const done = await answer.json();
+          seq = Math.max(seq, done.seq || seq);
+          form.reset();  // done: what was typed in it is not kept for the next table
+          status.textContent = "Done: " + done.events.map((e) => e.text).join("; ");
+          await refresh();
+          return;
+        }
+        error.textContent = await sentence(answer);
+        error.hidden = false;
+        error.focus();
+      } finally {
+        button.disabled = false;
+      }
+    });
+
+    document.addEventListener("click", async (event) => {
+      const target = event.target.closest("button");
+      if (!target) { return; }
+      if (target.id === "sign-out") {
+        const answer = await fetch(base(campaign) + "/play/sign-out", { method: "POST", credentials: "same-origin", headers: headers(), body: "{}" });
+        ended(answer.ok ? "Signed out. Open a new sign-in link to come back." : "Could not sign out: " + await sentence(answer));
+        return;
+      }
+      const tools = target.closest("details.tools");
+      if (!tools) { return; }
+      const out = tools.querySelector(".tool-out");
+      if (target.dataset.audit) {
+        const answer = await fetch(base(campaign) + "/play/audit?conflict=" + encodeURIComponent(target.dataset.audit), { credentials: "same-origin" });
+        out.innerHTML = answer.ok ? await answer.text() : "";
+        if (!answer.ok) { out.textContent = await sentence(answer); }
+      } else if (target.dataset.export) {
+        const query = "?format=" + target.dataset.export + "&conflict=" + encodeURIComponent(target.dataset.conflict);
+        const answer = await fetch(base(campaign) + "/export" + query, { credentials: "same-origin" });
+        const text = answer.ok ? await answer.text() : await sentence(answer);
+        out.textContent = "";
+        const area = document.createElement("textarea");
+        area.readOnly = true; area.rows = 12; area.value = text; area.className = "export";
+        area.setAttribute("aria-label", target.dataset.export + " export of " + target.dataset.conflict);
+        const copy = document.createElement("button");
+        copy.type = "button"; copy.textContent = "Copy";
+        copy.addEventListener("click", () => { area.select(); navigator.clipboard && navigator.clipboard.writeText(area.value); });
+        out.append(area, copy);
+      }
+    });
+
+    let replayTimer = null;
+    document.addEventListener("input", (event) => {
+      const slider = event.target;
+      if (!slider.dataset || !slider.dataset.replay) { return; }
+      const shown = document.getElementById(slider.id + "-seq");
+      if (shown) { shown.textContent = slider.value; }
+      clearTimeout(replayTimer);
+      replayTimer = setTimeout(async () => {
+        const out = slider.closest("details.tools").querySelector(".tool-out");
+        const answer = await fetch(base(campaign) + "/play/table?at=" + slider.value, { credentials: "same-origin" });
+        if (!answer.ok) { out.textContent = await sentence(answer); return; }
+        const holder = document.createElement("div");
+        holder.innerHTML = await answer.text();
+        const panel = holder.querySelector('[data-conflict="' + CSS.escape(slider.dataset.replay) + '"]');
+        out.textContent = "";
+        const note = document.createElement("p");
+        note.className = "replay-note";
+        note.textContent = "As of seq " + slider.value + (panel ? ":" : ": this conflict was not open then.");
+        out.append(note);
+        if (panel) {
+          panel.removeAttribute("id");
+          for (const el of panel.querySelectorAll("[id]")) { el.removeAttribute("id"); }
+          const title = panel.querySelector("h2");
+          if (title) { const h = document.createElement("h3"); h.textContent = title.textContent; title.replaceWith(h); }
+          panel.removeAttribute("aria-labelledby");
+          out.append(panel);
+        }
+      }, 150);
+    });
+
+    follow();
+  }
+})();

@@ -1,0 +1,128 @@
+"""What the web page shows and offers, in words any ruleset can use: panels and actions.
+
+A ruleset's views may supply `panels(state, viewer)` and `actions(state, viewer)` (see
+`RulesetViews`); without them the generic ones below give a usable page from what every
+ruleset already has: its state view, its show view and its lines of text (panels), and the
+fields of each of its commands (actions, built by `tablelog.commands.page`). The page
+renders these and nothing else, so it never names a ruleset and never decides what a viewer
+may see: every value here comes from the views, which are filtered for `viewer` already.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import msgspec
+
+from tablelog.rules.common import Command
+
+
+class Card(msgspec.Struct, frozen=True, kw_only=True):
+    """A card on the table: `face` None is a card back (face down, or not the viewer's)."""
+
+    face: str | None
+    label: str = ""  # whose card, or what it is ("kit", "round 2")
+    mine: bool = False  # the viewer's own card (shown face up before the reveal)
+    total: int | None = None  # after the reveal (or to its owner)
+    note: str = ""  # bonuses on it ("+1 token, talent Brawler")
+    tone: str = ""  # "red" for a red suit: how the page colours the face
+
+
+class Grid(msgspec.Struct, frozen=True, kw_only=True):
+    """A table of text: a header row and rows of cells (a cell may hold cards)."""
+
+    header: list[str]
+    rows: list[list[str | list[Card]]]
+
+
+class Panel(msgspec.Struct, frozen=True, kw_only=True):
+    """One box of the page. `conflict`, when set, gives it the conflict's audit, replay and
+    export controls."""
+
+    key: str  # stable, unique on the page (an HTML id: letters, digits, dashes)
+    title: str
+    facts: list[tuple[str, str]] = []  # label, value
+    grid: Grid | None = None
+    cards: list[Card] = []
+    lines: list[str] = []
+    waiting: list[str] = []  # who has not acted yet
+    conflict: str | None = None
+
+
+# How the page asks for a field and sends it: text; a number; one of `choices`; a checkbox;
+# a list (words separated by spaces); a map of names to numbers (`health=2, nerve=1`); named
+# groups of words (`red: ann bob; blue: cy`).
+FieldKind = Literal["text", "number", "choice", "flag", "list", "map", "groups"]
+
+
+class Field(msgspec.Struct, frozen=True, kw_only=True):
+    """One input of an action's form: a command field the caller fills in."""
+
+    name: str  # the command's field
+    label: str
+    kind: FieldKind = "text"
+    choices: list[str] = []  # for `choice` (and suggestions for `text`)
+    shown: list[str] = []  # how each choice reads, when not as sent (`QH` shown as `Q♥`)
+    required: bool = True
+    default: str | int | bool | None = None
+
+
+class Action(msgspec.Struct, frozen=True, kw_only=True):
+    """A form of one command: `fixed` fields are set already (the conflict, the caller's own
+    side), `fields` are asked for. `probe`, when given, is the command as it would be sent
+    with the first choices: core code keeps the action only if the rules (authority and
+    decide, on the state now) would take it."""
+
+    command: type[Command]
+    title: str
+    fields: list[Field] = []
+    fixed: dict[str, Any] = {}
+    probe: Command | None = None
+    conflict: str | None = None  # the conflict it belongs to (shown in its panel)
+    gm: bool = False  # one of the GM's controls
+
+
+def role_of(viewer: str | None) -> str:
+    """The role a viewer key stands for (`Caller.viewer`): gm, observer or player."""
+    if viewer is None or viewer == "gm":
+        return "gm"
+    return "observer" if viewer.startswith("observer:") else "player"
+
+
+def generic_panels(
+    state_view: dict[str, Any],
+    state_lines: Sequence[str],
+    shows: Sequence[tuple[dict[str, Any], Sequence[str]]],
+) -> list[Panel]:
+    """The panels of a ruleset that supplies none: each open conflict as its `show` text
+    (with its controls), then the campaign as `state` prints it."""
+    panels = [
+        Panel(
+            key=f"conflict-{slug(str(view.get('conflict', index)))}",
+            title=f"Conflict {view.get('conflict', index)}",
+            facts=[(k, str(view[k])) for k in ("kind", "status") if k in view],
+            lines=list(lines),
+            conflict=str(view.get("conflict", index)),
+        )
+        for index, (view, lines) in enumerate(shows, start=1)
+    ]
+    panels.append(Panel(key="campaign", title="The campaign", lines=list(state_lines)))
+    return panels
+
+
+def open_conflicts(state_view: dict[str, Any]) -> list[str]:
+    """The open conflicts of a state view (every ruleset's has `conflicts` with `status`)."""
+    conflicts = state_view.get("conflicts", {})
+    if not isinstance(conflicts, dict):
+        return []
+    return [
+        str(key)
+        for key, c in conflicts.items()
+        if isinstance(c, dict) and c.get("status", "open") == "open"
+    ]
+
+
+def slug(text: str) -> str:
+    """`text` as an HTML id's part: letters and digits, the rest dashes."""
+    return "".join(ch if ch.isalnum() else "-" for ch in text.lower()) or "x"

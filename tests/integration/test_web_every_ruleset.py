@@ -1,0 +1,89 @@
+"""Every ruleset tablelog has gets a page, with its own hooks or the generic ones: its demo's
+campaign, opened by the GM and by an observer through sign-in links on a real service,
+renders (page, table fragment, a replay), the GM is offered the table's controls and the
+observer nothing."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tablelog import rulesets
+from tests.support.server import running_service
+
+TIMEOUT_S = 120
+_FORM = re.compile(r'<form class="action')
+
+
+def tl(cwd: Path, *args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "tablelog", "--db", "t.db", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+        check=False,
+    )
+    assert done.returncode == 0, (args, done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr
+    return done.stdout
+
+
+@pytest.mark.parametrize("ruleset", rulesets.names())
+def test_the_demo_of_every_ruleset_has_a_page(tmp_path: Path, ruleset: str) -> None:
+    tl(tmp_path, "demo", "--ruleset", ruleset)
+    campaign = json.loads(tl(tmp_path, "campaign", "list", "--json"))[0]["campaign"]
+    first = json.loads(tl(tmp_path, "log", "--json", "-c", campaign).splitlines()[0])
+    gm_name = first["payload"]["gm"]
+    with running_service("t.db", tmp_path) as url:
+        for who, role in ((gm_name, "gm"), ("watcher", "observer")):
+            made = tl(tmp_path, "invite", who, "--role", role, "--link", "--json", "--url", url)
+            link = json.loads(made)["link"]
+            with httpx.Client(base_url=url, timeout=30) as browser:
+                traded = browser.post(
+                    f"/campaigns/{campaign}/play/session",
+                    json={"token": link.split("#token=")[1]},
+                    headers={"Origin": url},
+                )
+                assert traded.status_code == 201, traded.text
+                page = browser.get(f"/campaigns/{campaign}/play")
+                assert page.status_code == 200
+                assert f"You are <strong>{who}</strong> ({role})" in page.text
+                assert 'class="panel"' in page.text
+                table = browser.get(f"/campaigns/{campaign}/play/table")
+                assert table.status_code == 200
+                replay = browser.get(f"/campaigns/{campaign}/play/table", params={"at": 3})
+                assert replay.status_code == 200
+                assert "The table as of seq 3." in replay.text
+                forms = len(_FORM.findall(table.text))
+                assert (forms > 0) if role == "gm" else (forms == 0), (role, forms)
+
+
+def test_a_generic_page_shows_a_players_own_hand_and_no_other(tmp_path: Path) -> None:
+    """Night Terrors has no page hooks: its `hand` read, tried for the viewer's characters,
+    shows ann Alice's hand (the read's own check refuses Bob's, which is ben's)."""
+    tl(tmp_path, "demo", "--ruleset", "night-terrors")
+    view = json.loads(tl(tmp_path, "state", "--json"))
+    alice = view["characters"]["alice"]
+    assert alice["player"] == "ann"
+    assert view["characters"]["bob"]["player"] == "ben"
+    with running_service("t.db", tmp_path) as url:
+        link = json.loads(tl(tmp_path, "invite", "ann", "--link", "--json", "--url", url))["link"]
+        with httpx.Client(base_url=url, timeout=30) as browser:
+            traded = browser.post(
+                "/campaigns/night-terrors/play/session",
+                json={"token": link.split("#token=")[1]},
+                headers={"Origin": url},
+            )
+            assert traded.status_code == 201, traded.text
+            table = browser.get("/campaigns/night-terrors/play/table").text
+    assert "Hand of alice" in table
+    assert "Hand of bob" not in table
+    for card in alice["hand"]:
+        assert card in table

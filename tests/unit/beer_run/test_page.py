@@ -1,0 +1,51 @@
+"""Beer Run's page hooks as a transcript (recorded dice): each phase offers its caller what
+the round waits for from them, and a character killed in the effects still gets its form to
+allocate the pips it kept (the rolls were simultaneous). Built as the service builds it."""
+
+from __future__ import annotations
+
+from tablelog.commands.access import Caller
+from tablelog.commands.page import Page, page_of
+from tablelog.rules.beer_run import commands as c
+from tablelog.storage import EventStore
+from tests.unit.beer_run.table import Tables, allocate, character, goal, pool, roll
+
+
+def page(store: EventStore, player: str, role: str = "player") -> Page:
+    caller = Caller(campaign="t", player=player, role=role, digest=f"digest-{player}")
+    return page_of(store, "t", caller)
+
+
+def titles(found: Page) -> list[str]:
+    return [f.title for f in found.forms if f.conflict == "c1"]
+
+
+def test_each_phase_offers_what_the_round_waits_for(new: Tables) -> None:
+    table = new({"dice": "recorded"}).given(
+        character("Alice", "Body:Body:d8", "Mind:Mind:d6", "Kit:Kit:d4", "Health:Body:d2"),
+        character("Bob", "Body:Body:d8", "Resolve:Mind:d6", "Kit:Kit:d6", player="gm"),
+        c.OpenConflict(conflict="c1", sides={"heroes": ["Alice"], "thugs": ["Bob"]}),
+    )
+    store = table.store
+    assert titles(page(store, "alice")) == ["State Alice's goal"]
+    assert "State Bob's goal" in titles(page(store, "gm", "gm"))
+    table.given(goal("Alice", "Bob", ability="Resolve"), goal("Bob", "Alice"))
+    buy = next(f for f in page(store, "alice").forms if f.title == "Buy Alice's pool")
+    assert [f.default for f in buy.fields if f.name == "base"] == ["body mind kit"]
+    table.given(pool("Alice", "Body", "Mind", "Kit"), pool("Bob", "Body", "Resolve", "Kit"))
+    assert titles(page(store, "alice")) == ["Roll Alice's pool"]
+    # Bob's 8 beats Alice's 6 first: the upper hand, and two successes kept; Alice keeps one.
+    table.given(roll("Alice", 6, 5, 1), roll("Bob", 8, 4, 2))
+    assert titles(page(store, "alice")) == []  # the upper hand allocates first
+    gm = page(store, "gm", "gm")
+    assert "Bob: allocate 2 pip(s) off Alice's dice" in titles(gm)
+    waiting = next(p for p in gm.panels if p.key == "conflict-c1").waiting
+    assert waiting == ["Bob (pips)", "Alice (pips)"]
+    table.given(allocate("Bob", "Alice", Health=2))  # Health d2 to 0: Alice dies
+    assert table.state.characters["alice"].dead
+    assert titles(page(store, "alice")) == ["Alice: allocate 1 pip(s) off Bob's dice"]
+    table.given(allocate("Alice", "Bob", Resolve=1))
+    # One side left standing: the conflict is over, and off the page with its forms.
+    assert table.state.conflicts["c1"].status == "ended"
+    assert [p.key for p in page(store, "gm", "gm").panels] == ["characters"]
+    assert titles(page(store, "alice")) == []
