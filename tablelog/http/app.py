@@ -13,8 +13,9 @@ from litestar.openapi import OpenAPIConfig
 
 from tablelog import __version__
 from tablelog.commands.database import EventStore, open_store
+from tablelog.commands.signing import key_path, load_key
 from tablelog.errors import TablelogError
-from tablelog.http import errors, reads, stream
+from tablelog.http import checkpoints, errors, reads, stream
 from tablelog.http.body import JsonRequest
 from tablelog.http.commands import command_routes
 from tablelog.http.context import signed_in
@@ -33,18 +34,21 @@ def create_app(
     auth_failures: int = DEFAULT_LIMIT,
     open_signup: bool = False,
     campaign_limit: int = DEFAULT_CAMPAIGN_LIMIT,
+    key_file: str | None = None,
 ) -> Litestar:
     """The service over the log at `target` (a path or URL, opened at start-up, or a store).
 
     `auth_failures`: failed sign-ins allowed per client address and minute; `open_signup`:
     anyone may create a campaign (otherwise only with the service's admin token);
-    `campaign_limit`: campaigns created per client address and hour."""
+    `campaign_limit`: campaigns created per client address and hour; `key_file`: the
+    signing key of its checkpoints (default: signing.key_path), created on first start."""
     state = State(
         {
             "store": target if isinstance(target, EventStore) else None,
             "sign_ins": FailedSignIns(auth_failures),
             "open_signup": open_signup,
             "campaigns": CampaignQuota(campaign_limit),
+            "key": None,
         }
     )
 
@@ -52,6 +56,7 @@ def create_app(
         if state.store is None:
             state.store = open_store(str(target), create=True)
         state.store.checkpoint_in_background()  # no command waits for a checkpoint
+        state.key = load_key(key_path(state.store, key_file), create=True)
 
     def stop() -> None:
         if not isinstance(target, EventStore) and state.store is not None:
@@ -61,11 +66,17 @@ def create_app(
     # is read (context.py).
     signed = Router(
         path="/",
-        route_handlers=[*reads.ROUTES, *ruleset_routes(), *stream.ROUTES, *command_routes()],
+        route_handlers=[
+            *reads.ROUTES,
+            *checkpoints.ROUTES,
+            *ruleset_routes(),
+            *stream.ROUTES,
+            *command_routes(),
+        ],
         guards=[signed_in],
     )
     return Litestar(
-        route_handlers=[*reads.PUBLIC, signed],
+        route_handlers=[*reads.PUBLIC, *checkpoints.PUBLIC, signed],
         request_class=JsonRequest,
         state=state,
         on_startup=[start],
