@@ -5,10 +5,10 @@ operator can rewrite history and recompute every hash after it, and plain `verif
 checkpoint is that earlier hash, signed by the service (signing.py), in a small JSON object a
 player keeps. `tablelog verify --checkpoint FILE` then proves that the log still extends it.
 
-The service signs one at the end of each session (for every `session.ended` event: its seq,
-its hash and its recorded time, so that the same checkpoint can be handed out again at any
-time, byte for byte: Ed25519 signatures are deterministic) and one on demand, over the head as
-it stands, at the time of asking.
+The service signs one at the end of each session (for every event that ends one, whose class
+sets `Event.ends_session`: its seq, its hash and its recorded time, so that the same
+checkpoint can be handed out again at any time, byte for byte: Ed25519 signatures are
+deterministic) and one on demand, over the head as it stands, at the time of asking.
 
 The signed bytes (`signed_bytes`), all integers big-endian:
 
@@ -34,12 +34,11 @@ from tablelog.commands.signing import (
     signature_holds,
 )
 from tablelog.errors import InvalidInput, NotFound
-from tablelog.events.core import SessionEnded
+from tablelog.events.base import event_class
 from tablelog.storage import EventStore
 
 DOMAIN = b"tablelog-checkpoint-v1\x00"
 HASH_BYTES = 32
-_SESSION_ENDED = SessionEnded.type_name()
 
 
 class Checkpoint(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -96,11 +95,16 @@ def session_checkpoints(
     store: EventStore, campaign: str, key: ServiceKey, *, since: int = 0
 ) -> list[Checkpoint]:
     """The checkpoint of every session's end at or after seq `since`, oldest first."""
-    return [
-        sign(key, campaign, e.seq, e.hash, e.recorded_at)
-        for e in store.stream(campaign, after_seq=max(since - 1, 0))
-        if e.type == _SESSION_ENDED
-    ]
+    ends: dict[str, bool] = {}  # type -> whether it ends a session (Event.ends_session)
+    found = []
+    for e in store.stream(campaign, after_seq=max(since - 1, 0)):
+        ending = ends.get(e.type)
+        if ending is None:
+            cls = event_class(e.type)
+            ending = ends[e.type] = cls is not None and cls.ends_session
+        if ending:
+            found.append(sign(key, campaign, e.seq, e.hash, e.recorded_at))
+    return found
 
 
 _DECODER = msgspec.json.Decoder(Checkpoint)
