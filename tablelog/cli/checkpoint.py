@@ -50,7 +50,7 @@ def checkpoint(
     if client is not None:
         name = client.campaign(campaign)
         sessions = fetch_session_checkpoints(client, name)
-        now = decoded(client.json("POST", f"/campaigns/{quote(name)}/checkpoint"), Checkpoint)
+        now = decoded(client.get(f"/campaigns/{quote(name)}/checkpoint"), Checkpoint)
     else:
         with opened(target(ctx)) as store:
             name = resolve_campaign(store, campaign)

@@ -2,7 +2,7 @@
 
 A client saves every checkpoint it is given: the web page and the CLI alike call
 `GET /campaigns/{campaign}/checkpoints?since=SEQ` after a session ends (or whenever they
-like) and `POST /campaigns/{campaign}/checkpoint` for one over the head as it stands now.
+like) and `GET /campaigns/{campaign}/checkpoint` for one over the head as it stands now.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import msgspec
-from litestar import Request, get, post
+from litestar import Request, get
 from litestar.params import FromPath, QueryParameter
 
 from tablelog.commands.checkpoints import Checkpoint, checkpoint_now, session_checkpoints
@@ -36,10 +36,10 @@ def public_key(request: AnyRequest) -> PublicKey:
     return PublicKey(key=key_of(request).public_hex)
 
 
-@post("/campaigns/{campaign:str}/checkpoint", sync_to_thread=True, tags=["reads"], status_code=200)
+@get("/campaigns/{campaign:str}/checkpoint", sync_to_thread=True, tags=["reads"])
 def checkpoint(request: AnyRequest, campaign: FromPath[str]) -> Checkpoint:
-    """A checkpoint of the campaign's head, signed now: keep it, and `tablelog verify
-    --checkpoint FILE` proves later that the log still extends it. Nothing is appended."""
+    """A checkpoint of the campaign's head, signed now (a read: nothing is appended): keep
+    it, and `tablelog verify --checkpoint FILE` proves later that the log still extends it."""
     caller = caller_for(request, campaign)
     return checkpoint_now(store_of(request.app.state), caller.campaign, key_of(request))
 

@@ -198,6 +198,6 @@ def test_the_service_signs_and_its_clients_keep_checkpoints(tmp_path: Path) -> N
         assert now["seq"] == 5
         assert len(kept_lines(tmp_path, "vault")) == 2
         # Without a token, no checkpoint.
-        assert httpx.post(f"{url}/campaigns/vault/checkpoint").status_code == 401
+        assert httpx.get(f"{url}/campaigns/vault/checkpoint").status_code == 401
     kept_file = str(tmp_path / "kept" / "vault.jsonl")
     assert "2 checkpoint(s)" in tl(tmp_path, "verify", "--checkpoint", kept_file, "--key", public)
