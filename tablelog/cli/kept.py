@@ -18,12 +18,18 @@ from tablelog.errors import StorageError
 CHECKPOINTS_ENV = "TABLELOG_CHECKPOINTS"
 
 
+def data_dir() -> Path:
+    """tablelog's directory in the user's data directory (XDG_DATA_HOME, else
+    ~/.local/share): what a player keeps on its own machine."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "tablelog"
+
+
 def checkpoints_dir() -> Path:
     chosen = os.environ.get(CHECKPOINTS_ENV)
     if chosen:
         return Path(chosen).expanduser()
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "tablelog" / "checkpoints"
+    return data_dir() / "checkpoints"
 
 
 def kept_file(campaign: str) -> Path:

@@ -21,7 +21,7 @@ from typing import Any
 import msgspec
 
 from tablelog import rulesets
-from tablelog.rules.common import Command, EndScene, EndSession, StartScene, StartSession
+from tablelog.rules.common import Clocked, Command, EndScene, EndSession, StartScene, StartSession
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 # In a path, the command's default (the only open conflict): no id can be "~".
@@ -80,8 +80,8 @@ def _body_type(
 ) -> type[msgspec.Struct]:
     fields: list[Any] = []
     for info in msgspec.structs.fields(command):
-        if info.name in path_fields:
-            continue
+        if info.name in path_fields or (issubclass(command, Clocked) and info.name == "now"):
+            continue  # `now` is the service's clock (Clocked), never the caller's
         if info.required:
             fields.append((info.name, info.type))
         else:

@@ -39,6 +39,7 @@ def state_view(state: ImprovState, viewer: str | None = None) -> dict[str, Any]:
     players = sorted(p for p in state.players if p != state.gm)
     return {
         "deck_mode": state.options.deck_mode,
+        "sealed_plays": state.options.sealed_plays,
         "tokens": {
             "gm": ledger.gm,
             "pool": ledger.pool,
@@ -128,14 +129,18 @@ def show_view(state: ImprovState, conflict: Conflict, viewer: str | None = None)
         plays: dict[str, Any] = {}
         for key, play in rnd.plays.items():
             side = conflict.sides[key]
-            shown = _visible(side, rnd, play, viewer)
-            total = value(play.card, options.joker_value) + options.bonus_value * rnd.markers_on(
-                key
+            # A sealed card nobody has opened is unknown to everyone, the operator included.
+            shown = _visible(side, rnd, play, viewer) and bool(play.card)
+            total = (
+                value(play.card, options.joker_value) + options.bonus_value * rnd.markers_on(key)
+                if play.card
+                else 0
             )
             plays[key] = {
                 "card": play.card if shown else None,
                 "tokens": rnd.tokens_on(key),
                 "talent": rnd.talent_on(key),
+                "commitment": play.commitment or None,
                 "bonuses": [
                     {
                         "by": b.by,
@@ -150,6 +155,9 @@ def show_view(state: ImprovState, conflict: Conflict, viewer: str | None = None)
                 "total": total if shown else None,
                 "from_deck": play.from_deck,
                 "unseen": play.unseen,
+                "sealed": play.sealed,
+                "opened": play.sealed and bool(play.card) and not play.forfeited,
+                "forfeited": play.forfeited,
             }
         rights = (
             narration.rights(
@@ -183,7 +191,18 @@ def show_view(state: ImprovState, conflict: Conflict, viewer: str | None = None)
         "sides": summary["sides"],
         "beats": summary["beats"],
         "abandoned": conflict.abandoned,
+        # Sealed plays: the round a card played now goes to, which its commitment binds.
+        "sealed_plays": state.options.sealed_plays,
+        "next_round": _next_round(conflict),
+        "deadline": conflict.current.deadline if conflict.current is not None else None,
     }
+
+
+def _next_round(conflict: Conflict) -> int:
+    rnd = conflict.current
+    if rnd is None:
+        return 1
+    return rnd.number if not rnd.revealed else rnd.number + 1
 
 
 def hand_view(state: ImprovState, owner: str) -> dict[str, Any]:

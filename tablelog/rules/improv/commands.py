@@ -38,6 +38,35 @@ class PlayCard(Command, frozen=True):
     side: str
     card: str | None = None
     from_deck: bool = False
+    # With the option sealed_plays: the card's commitment (rules/sealing.py), never the card,
+    # and the round the commitment binds (a play landing in another round is refused).
+    commitment: str | None = None
+    round: int | None = None
+
+
+class OpenCard(Command, frozen=True):
+    """Open a sealed card: the card and the salt its commitment was made with."""
+
+    conflict: str | None
+    side: str
+    card: str
+    salt: str  # 64 hex digits
+
+
+class SetOpeningDeadline(Command, frozen=True):
+    """The GM's deadline for the openings of the current round (minutes from now)."""
+
+    conflict: str | None
+    minutes: int
+    now: int = 0  # set by the service's clock when the command is run, never by the caller
+
+
+class ForfeitOpening(Command, frozen=True):
+    """After the deadline: a side that has not opened its sealed card forfeits the round."""
+
+    conflict: str | None
+    side: str
+    now: int = 0  # set by the service's clock when the command is run, never by the caller
 
 
 class PlaceBonus(Command, frozen=True):
