@@ -39,7 +39,6 @@ def state_view(state: ImprovState, viewer: str | None = None) -> dict[str, Any]:
     players = sorted(p for p in state.players if p != state.gm)
     return {
         "deck_mode": state.options.deck_mode,
-        "sealed_plays": state.options.sealed_plays,
         "tokens": {
             "gm": ledger.gm,
             "pool": ledger.pool,
@@ -140,7 +139,6 @@ def show_view(state: ImprovState, conflict: Conflict, viewer: str | None = None)
                 "card": play.card if shown else None,
                 "tokens": rnd.tokens_on(key),
                 "talent": rnd.talent_on(key),
-                "commitment": play.commitment or None,
                 "bonuses": [
                     {
                         "by": b.by,
@@ -155,10 +153,14 @@ def show_view(state: ImprovState, conflict: Conflict, viewer: str | None = None)
                 "total": total if shown else None,
                 "from_deck": play.from_deck,
                 "unseen": play.unseen,
-                "sealed": play.sealed,
-                "opened": play.sealed and bool(play.card) and not play.forfeited,
-                "forfeited": play.forfeited,
             }
+            if options.sealed_plays:
+                plays[key] |= {
+                    "sealed": play.sealed,
+                    "commitment": play.commitment or None,
+                    "opened": play.sealed and bool(play.card) and not play.forfeited,
+                    "forfeited": play.forfeited,
+                }
         rights = (
             narration.rights(
                 rnd.ranking, rnd.totals, {k: p.card for k, p in rnd.plays.items()}, options
@@ -183,7 +185,7 @@ def show_view(state: ImprovState, conflict: Conflict, viewer: str | None = None)
             }
         )
     summary = conflict_summary(conflict)
-    return {
+    view = {
         "conflict": conflict.key,
         "kind": conflict.kind,
         "status": conflict.status,
@@ -191,11 +193,14 @@ def show_view(state: ImprovState, conflict: Conflict, viewer: str | None = None)
         "sides": summary["sides"],
         "beats": summary["beats"],
         "abandoned": conflict.abandoned,
-        # Sealed plays: the round a card played now goes to, which its commitment binds.
-        "sealed_plays": state.options.sealed_plays,
-        "next_round": _next_round(conflict),
-        "deadline": conflict.current.deadline if conflict.current is not None else None,
     }
+    if options.sealed_plays:  # the round a card played now goes to, which its seal binds
+        view |= {
+            "sealed_plays": True,
+            "next_round": _next_round(conflict),
+            "deadline": conflict.current.deadline if conflict.current is not None else None,
+        }
+    return view
 
 
 def _next_round(conflict: Conflict) -> int:

@@ -7,7 +7,7 @@ from urllib.parse import quote
 
 import typer
 
-from tablelog.cli import improv_sealed
+from tablelog.cli.improv import sealed as improv_sealed
 from tablelog.cli.options import CampaignOption, JsonOption
 from tablelog.cli.options import ConflictArg as Conflict
 from tablelog.cli.output import emit_json, say
