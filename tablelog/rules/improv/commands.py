@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from typing import Literal
 
-from tablelog.rules.common import Command, EndScene, EndSession, StartScene, StartSession
+from tablelog.rules.common import (
+    Clocked,
+    Command,
+    EndScene,
+    EndSession,
+    StartScene,
+    StartSession,
+)
 
 __all__ = ["Command", "EndScene", "EndSession", "StartScene", "StartSession"]
 
@@ -53,20 +60,20 @@ class OpenCard(Command, frozen=True):
     salt: str  # 64 hex digits
 
 
-class SetOpeningDeadline(Command, frozen=True):
-    """The GM's deadline for the openings of the current round (minutes from now)."""
+class SetOpeningDeadline(Clocked, frozen=True):
+    """The GM's deadline for the openings of the current round (minutes from `now`, the
+    service's clock)."""
 
     conflict: str | None
     minutes: int
-    now: int = 0  # set by the service's clock when the command is run, never by the caller
 
 
-class ForfeitOpening(Command, frozen=True):
-    """After the deadline: a side that has not opened its sealed card forfeits the round."""
+class ForfeitOpening(Clocked, frozen=True):
+    """After the deadline (by `now`, the service's clock): a side that has not opened its
+    sealed card forfeits the round."""
 
     conflict: str | None
     side: str
-    now: int = 0  # set by the service's clock when the command is run, never by the caller
 
 
 class PlaceBonus(Command, frozen=True):

@@ -1,0 +1,181 @@
+"""Sealed plays (option sealed_plays): the log holds a commitment, never the card, until its
+owner opens it; a wrong opening is refused; a missing one is forfeit after the GM's deadline.
+
+Transcripts on a real SQLite log (tests/unit/improv/table.py)."""
+
+from __future__ import annotations
+
+import secrets
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tablelog.commands import table as table_module
+from tablelog.errors import InvalidInput, RuleViolation
+from tablelog.events.improv import CardOpened, CardSealed, OpeningForfeited, RoundRevealed
+from tablelog.rules import sealing
+from tablelog.rules.improv import commands as c
+from tablelog.rules.improv import sealed
+from tests.unit.improv.table import KIT, Table, Tables, only
+
+SEALED = {"sealed_plays": "true"}
+
+
+@pytest.fixture
+def new(tmp_path: Path) -> Iterator[Tables]:
+    with Tables(tmp_path) as tables:
+        yield tables
+
+
+def fight(table: Table, *, extended: bool = False) -> Table:
+    return table.given(
+        KIT,
+        c.StartSession(),
+        c.OpenConflict(conflict="c1", extended=extended, rounds=3 if extended else None),
+        c.SetStake(conflict="c1", side="Riso", gm=True, text="Riso gets away"),
+        c.SetStake(conflict="c1", side="Kit", text="Kit catches Riso", opposes="Riso"),
+    )
+
+
+class Hand:
+    """A player's client: seals a card with a fresh salt and keeps the opening."""
+
+    def __init__(self, side: str, card: str, round_number: int = 1) -> None:
+        self.side, self.card, self.round = side, card, round_number
+        self.salt = secrets.token_bytes(32)
+
+    @property
+    def commitment(self) -> str:
+        digest = sealing.commitment("t", "c1", self.round, self.side, self.card, self.salt)
+        return digest.hex()
+
+    def play(self) -> c.PlayCard:
+        return c.PlayCard(
+            conflict="c1", side=self.side, commitment=self.commitment, round=self.round
+        )
+
+    def opening(self, card: str | None = None, salt: bytes | None = None) -> c.OpenCard:
+        chosen = salt if salt is not None else self.salt
+        return c.OpenCard(conflict="c1", side=self.side, card=card or self.card, salt=chosen.hex())
+
+
+def raw_payloads(table: Table) -> bytes:
+    """Every payload byte of the database file, read as the operator could read it."""
+    path = table.store.engine.url.database
+    assert path is not None
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute("SELECT payload FROM events").fetchall()
+    return b"\n".join(bytes(r[0]) for r in rows)
+
+
+def test_the_log_holds_no_sealed_card_until_it_is_opened(new: Tables) -> None:
+    table = fight(new(SEALED))
+    kit, riso = Hand("kit", "AH"), Hand("riso", "QD")
+    # Before the reveal every seal is in the log, and no card is: not in a row, not a view.
+    assert table.when(kit.play()) == [
+        CardSealed(conflict="c1", round=1, side="kit", commitment=kit.commitment)
+    ]
+    table.given(riso.play())
+    rows = raw_payloads(table)
+    assert b'"AH"' not in rows
+    assert b'"QD"' not in rows
+    assert b'"card"' not in rows
+    plays = table.show("c1")["rounds"][0]["plays"]
+    assert {plays[s]["card"] for s in plays} == {None}
+    assert plays["kit"]["commitment"] == kit.commitment
+    # The reveal waits for the openings.
+    table.refuse(c.Reveal(conflict="c1"), "openings-missing", RuleViolation)
+    opened = table.when(kit.opening())
+    assert opened == [
+        CardOpened(conflict="c1", round=1, side="kit", card="AH", salt_hex=kit.salt.hex())
+    ]
+    table.given(riso.opening())
+    result = only(table.when(c.Reveal(conflict="c1")), RoundRevealed)
+    assert result.winners == ["kit"]
+
+
+def test_a_forged_replayed_or_resalted_opening_is_refused(new: Tables) -> None:
+    table = fight(new(SEALED), extended=True)
+    kit, riso = Hand("kit", "AH"), Hand("riso", "QD")
+    table.given(kit.play())
+    # Opening before every side has played would show a card before all are committed.
+    table.refuse(kit.opening(), "open-too-early", RuleViolation)
+    table.given(riso.play())
+    table.refuse(kit.opening(card="KH"), "bad-opening", RuleViolation)  # forged card
+    changed = bytearray(kit.salt)
+    changed[0] ^= 1
+    table.refuse(kit.opening(salt=bytes(changed)), "bad-opening", RuleViolation)
+    table.refuse(kit.opening(salt=b"\x00" * 5), "bad-salt", InvalidInput)
+    table.given(kit.opening(), riso.opening(), c.Reveal(conflict="c1"))
+    table.refuse(kit.opening(), "nothing-sealed", RuleViolation)  # the round is revealed
+
+    # Round 2: Kit seals 10S; its round-1 opening, replayed, does not open it.
+    kit2, riso2 = Hand("kit", "10S", 2), Hand("riso", "3C", 2)
+    table.given(kit2.play(), riso2.play())
+    table.refuse(kit.opening(), "bad-opening", RuleViolation)
+    # A round-1 seal replayed into round 2 is refused before it is stored.
+    table.refuse(kit.play(), "second-card", RuleViolation)
+    table.given(kit2.opening())
+    table.refuse(kit2.opening(), "already-open", RuleViolation)
+
+
+def test_what_a_sealed_campaign_refuses(new: Tables) -> None:
+    table = fight(new(SEALED))
+    table.refuse(c.PlayCard(conflict="c1", side="kit", card="AH"), "sealed-play", InvalidInput)
+    table.refuse(c.PlayCard(conflict="c1", side="kit"), "commitment-required", InvalidInput)
+    stale = Hand("kit", "AH", round_number=2)
+    table.refuse(stale.play(), "round-moved", RuleViolation)
+    bad = c.PlayCard(conflict="c1", side="kit", commitment="zz", round=1)
+    table.refuse(bad, "bad-commitment", InvalidInput)
+    plain = fight(new())
+    table = plain
+    table.refuse(Hand("kit", "AH").play(), "not-sealed", InvalidInput)
+    with pytest.raises(InvalidInput, match="needs deck_mode recorded"):
+        new({"sealed_plays": "true", "deck_mode": "managed"})
+
+
+class Clock:
+    """The clock `execute` stamps Clocked commands with, set by the test (microseconds)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.now = 1_800_000_000_000_000
+        monkeypatch.setattr(table_module.time, "time_ns", lambda: self.now * 1000)
+
+
+def test_a_missing_opening_is_forfeit_only_after_the_deadline(
+    new: Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = fight(new(SEALED))
+    kit, riso = Hand("kit", "AH"), Hand("riso", "QD")
+    table.given(kit.play(), riso.play(), riso.opening())
+    clock = Clock(monkeypatch)
+    t0 = clock.now
+    # Without a deadline, nobody forfeits.
+    table.refuse(c.ForfeitOpening(conflict="c1", side="kit"), "no-deadline", RuleViolation)
+    # The GM sets one; `now` is the service's clock, whatever the caller sends.
+    table.given(c.SetOpeningDeadline(conflict="c1", minutes=60, now=2**62))
+    deadline = t0 + 60 * 60_000_000
+    assert table.show("c1")["deadline"] == deadline
+    clock.now = deadline - 1
+    late = c.ForfeitOpening(conflict="c1", side="kit", now=2**62)
+    error = table.refuse(late, "deadline-not-passed", RuleViolation)
+    assert "1 minute(s) to go" in str(error)
+    clock.now = deadline
+    table.refuse(c.ForfeitOpening(conflict="c1", side="riso"), "nothing-to-forfeit", RuleViolation)
+    assert table.when(c.ForfeitOpening(conflict="c1", side="kit")) == [
+        OpeningForfeited(conflict="c1", round=1, side="kit", deadline=deadline, at=deadline)
+    ]
+    result = only(table.when(c.Reveal(conflict="c1")), RoundRevealed)
+    assert result.winners == ["riso"]  # Kit's card counts as the lowest, a 2 of clubs
+    table.refuse(kit.opening(), "nothing-sealed", RuleViolation)
+
+
+def test_a_deadline_is_one_minute_to_sixty_days(new: Tables) -> None:
+    table = fight(new(SEALED))
+    table.refuse(c.SetOpeningDeadline(conflict="c1", minutes=5), "nothing-sealed", RuleViolation)
+    table.given(Hand("kit", "AH").play(), Hand("riso", "QD").play())
+    table.refuse(c.SetOpeningDeadline(conflict="c1", minutes=0), "bad-deadline", InvalidInput)
+    limit = sealed.MAX_MINUTES + 1
+    table.refuse(c.SetOpeningDeadline(conflict="c1", minutes=limit), "bad-deadline", InvalidInput)
