@@ -10,10 +10,14 @@ import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from tablelog.commands import table as table_module
+from tablelog.commands.audit import account_of
 from tablelog.errors import InvalidInput, RuleViolation
+from tablelog.events.codec import encode
+from tablelog.events.envelope import Envelope
 from tablelog.events.improv import CardOpened, CardSealed, OpeningForfeited, RoundRevealed
 from tablelog.rules import sealing
 from tablelog.rules.improv import commands as c
@@ -179,3 +183,34 @@ def test_a_deadline_is_one_minute_to_sixty_days(new: Tables) -> None:
     table.refuse(c.SetOpeningDeadline(conflict="c1", minutes=0), "bad-deadline", InvalidInput)
     limit = sealed.MAX_MINUTES + 1
     table.refuse(c.SetOpeningDeadline(conflict="c1", minutes=limit), "bad-deadline", InvalidInput)
+
+
+def forged(envelope: Envelope, **changes: object) -> Envelope:
+    """`envelope` with its event's fields changed (the payload re-encoded, as a rewrite would)."""
+    event = msgspec.structs.replace(envelope.event(), **changes)
+    return msgspec.structs.replace(envelope, payload=encode(event))
+
+
+def test_the_audit_decides_every_opening_again(new: Tables) -> None:
+    table = fight(new(SEALED))
+    kit, riso = Hand("kit", "AH"), Hand("riso", "QD")
+    table.given(kit.play(), riso.play(), kit.opening(), riso.opening(), c.Reveal(conflict="c1"))
+    account = table.audit()
+    assert account.ok
+    assert [n.split(":")[0] for n in table.notes("opened")] == [
+        "Kit opens A♥",
+        "Riso opens Q♦",
+    ]
+    log = table.log()
+    opened_at = next(e.seq for e in log if e.type == "improv.card_opened")
+    # A log whose opening names another card (a rewrite, hashes recomputed): named.
+    rewritten = [forged(e, card="KH") if e.seq == opened_at else e for e in log]
+    found = account_of(rewritten).discrepancies
+    assert found[0].seq == opened_at
+    assert "bad-opening" in str(found[0].expected)
+    # An opening moved before the other side's seal: the commitment order is checked too.
+    early = [*log[: opened_at - 2], log[opened_at - 1], log[opened_at - 2]]
+    early = [msgspec.structs.replace(e, seq=i + 1) for i, e in enumerate(early)]
+    found = account_of(early).discrepancies
+    assert found[0].seq == opened_at - 1
+    assert "open-too-early" in str(found[0].expected)
