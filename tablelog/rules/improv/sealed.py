@@ -105,9 +105,9 @@ def open_card(state: ImprovState, cmd: OpenCard) -> list[Event]:
 
 def set_deadline(state: ImprovState, cmd: SetOpeningDeadline) -> list[Event]:
     conflict, rnd = _sealed_round(state, cmd.conflict)
-    if not 1 <= cmd.minutes <= MAX_MINUTES:
+    if not 0 <= cmd.minutes <= MAX_MINUTES:
         raise InvalidInput(
-            f"a deadline is 1 to {MAX_MINUTES} minutes away; got {cmd.minutes}",
+            f"a deadline is 0 (now) to {MAX_MINUTES} minutes away; got {cmd.minutes}",
             code="bad-deadline",
         )
     deadline = cmd.now + cmd.minutes * 60_000_000

@@ -176,11 +176,11 @@ def test_a_missing_opening_is_forfeit_only_after_the_deadline(
     table.refuse(kit.opening(), "nothing-sealed", RuleViolation)
 
 
-def test_a_deadline_is_one_minute_to_sixty_days(new: Tables) -> None:
+def test_a_deadline_is_now_to_sixty_days(new: Tables) -> None:
     table = fight(new(SEALED))
     table.refuse(c.SetOpeningDeadline(conflict="c1", minutes=5), "nothing-sealed", RuleViolation)
     table.given(Hand("kit", "AH").play(), Hand("riso", "QD").play())
-    table.refuse(c.SetOpeningDeadline(conflict="c1", minutes=0), "bad-deadline", InvalidInput)
+    table.refuse(c.SetOpeningDeadline(conflict="c1", minutes=-1), "bad-deadline", InvalidInput)
     limit = sealed.MAX_MINUTES + 1
     table.refuse(c.SetOpeningDeadline(conflict="c1", minutes=limit), "bad-deadline", InvalidInput)
 
