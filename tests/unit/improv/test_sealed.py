@@ -18,7 +18,13 @@ from tablelog.commands.audit import account_of
 from tablelog.errors import InvalidInput, RuleViolation
 from tablelog.events.codec import encode
 from tablelog.events.envelope import Envelope
-from tablelog.events.improv import CardOpened, CardSealed, OpeningForfeited, RoundRevealed
+from tablelog.events.improv import (
+    CardOpened,
+    CardSealed,
+    ConflictClosed,
+    OpeningForfeited,
+    RoundRevealed,
+)
 from tablelog.rules import sealing
 from tablelog.rules.improv import commands as c
 from tablelog.rules.improv import sealed
@@ -214,3 +220,12 @@ def test_the_audit_decides_every_opening_again(new: Tables) -> None:
     found = account_of(early).discrepancies
     assert found[0].seq == opened_at - 1
     assert "open-too-early" in str(found[0].expected)
+
+
+def test_an_abandoned_conflict_turns_up_only_opened_cards(new: Tables) -> None:
+    table = fight(new(SEALED))
+    kit, riso = Hand("kit", "AH"), Hand("riso", "QD")
+    table.given(kit.play(), riso.play(), riso.opening())
+    closed = only(table.when(c.Abandon(conflict="c1", reason="the bar burns")), ConflictClosed)
+    assert closed.cards == {"riso": "QD"}
+    assert closed.abandoned
