@@ -157,6 +157,7 @@ class CardSealed(Event, frozen=True, tag="improv.card_sealed"):
     """A face-down card of a campaign with sealed plays: only its commitment is stored (see
     rules/sealing.py); nobody, the operator included, learns the card until it is opened."""
 
+    sealing: ClassVar[bool] = True
     conflict: str
     round: int
     side: str
@@ -168,6 +169,7 @@ class CardOpened(Event, frozen=True, tag="improv.card_opened"):
     """A sealed card opened: card and salt match the commitment (checked before appending),
     after every side of the round had played."""
 
+    sealing: ClassVar[bool] = True
     conflict: str
     round: int
     side: str
@@ -180,6 +182,7 @@ class OpeningForfeited(Event, frozen=True, tag="improv.opening_forfeited"):
     """The GM's deadline passed without this side's opening: the side forfeits the round
     (its card counts as the lowest card there is; see rules/improv/sealed.py)."""
 
+    sealing: ClassVar[bool] = True
     conflict: str
     round: int
     side: str

@@ -203,6 +203,10 @@ def test_the_audit_decides_every_opening_again(new: Tables) -> None:
     table.given(kit.play(), riso.play(), kit.opening(), riso.opening(), c.Reveal(conflict="c1"))
     account = table.audit()
     assert account.ok
+    guarantees = account.conflicts[0].guarantees
+    assert guarantees["sealed"].startswith("held")
+    assert guarantees["committed"].startswith("not used")
+    assert guarantees["checkpointed"].startswith("not yet")
     assert [n.split(":")[0] for n in table.notes("opened")] == [
         "Kit opens A♥",
         "Riso opens Q♦",
@@ -211,9 +215,12 @@ def test_the_audit_decides_every_opening_again(new: Tables) -> None:
     opened_at = next(e.seq for e in log if e.type == "improv.card_opened")
     # A log whose opening names another card (a rewrite, hashes recomputed): named.
     rewritten = [forged(e, card="KH") if e.seq == opened_at else e for e in log]
-    found = account_of(rewritten).discrepancies
+    rewritten_account = account_of(rewritten)
+    found = rewritten_account.discrepancies
     assert found[0].seq == opened_at
     assert "bad-opening" in str(found[0].expected)
+    verdict = rewritten_account.conflicts[0].guarantees["sealed"]
+    assert verdict == f"broken: the seal at seq {opened_at} does not hold"
     # An opening moved before the other side's seal: the commitment order is checked too.
     early = [*log[: opened_at - 2], log[opened_at - 1], log[opened_at - 2]]
     early = [msgspec.structs.replace(e, seq=i + 1) for i, e in enumerate(early)]
@@ -229,3 +236,18 @@ def test_an_abandoned_conflict_turns_up_only_opened_cards(new: Tables) -> None:
     closed = only(table.when(c.Abandon(conflict="c1", reason="the bar burns")), ConflictClosed)
     assert closed.cards == {"riso": "QD"}
     assert closed.abandoned
+
+
+def test_the_audit_says_which_guarantees_held(new: Tables) -> None:
+    plain = fight(new())
+    plain.given(
+        c.PlayCard(conflict="c1", side="kit", card="AH"),
+        c.PlayCard(conflict="c1", side="riso", card="QD"),
+        c.Reveal(conflict="c1"),
+        c.Close(conflict="c1"),
+    )
+    assert plain.audit().conflicts[0].guarantees["sealed"] == "not used"
+    plain.given(c.EndSession())
+    ended = plain.log()[-1].seq
+    checkpointed = plain.audit().conflicts[0].guarantees["checkpointed"]
+    assert checkpointed == f"held: a checkpoint of the session's end at seq {ended} covers it"
