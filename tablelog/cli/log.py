@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 from urllib.parse import quote
 
 import typer
@@ -16,6 +16,11 @@ from tablelog.commands.log import Report, parse_head, verify
 from tablelog.commands.reads import LogItem, log_items
 from tablelog.errors import InvalidInput
 from tablelog.rules.names import campaign_name
+
+if TYPE_CHECKING:
+    from tablelog.cli.remote import Client
+    from tablelog.commands.checkpoint_verify import CheckpointReport
+    from tablelog.commands.checkpoints import Checkpoint
 
 EXIT_BROKEN = 3
 
@@ -154,8 +159,11 @@ def _verify_checkpoints(
 
     pinned = parse_public_key(key) if key is not None else None
     checkpoints = read_checkpoints(_read(kept), str(kept)) if kept is not None else []
+    client = remote(ctx) if source is None else None
     if source is not None:
         report = verify_checkpoints(checkpoints, str(kept), export=source, key=pinned)
+    elif client is not None:
+        report = _through_service(client, checkpoints, str(kept), pinned)
     else:
         with opened(target(ctx), check_schema=False) as store:
             report = verify_checkpoints(checkpoints, str(kept), store=store, key=pinned)
@@ -175,6 +183,30 @@ def _verify_checkpoints(
         say(f"broken: {where}{bad.reason}", err=True)
     if not report.ok:
         raise typer.Exit(EXIT_BROKEN)
+
+
+def _through_service(
+    client: Client, checkpoints: list[tuple[int, Checkpoint]], source: str, key: bytes | None
+) -> CheckpointReport:
+    """The checkpoints against the log the service holds now: its own check of the chain,
+    then the hash at each checkpoint's seq (the service answers for its token's campaign)."""
+    from tablelog.commands.checkpoint_verify import CheckpointReport, LogView, check_against
+
+    name = client.campaign(None)
+    chain = decoded(client.get(f"/campaigns/{quote(name)}/verify"), Report)
+    if chain.first_bad is not None:
+        return CheckpointReport(
+            ok=False, campaigns=chain.campaigns, events=chain.events, checkpoints=0,
+            first_bad=chain.first_bad,
+        )  # fmt: skip
+    log = LogView()
+    log.campaigns, log.events, log.ends = 1, chain.events, {name: chain.events}
+    for seq in sorted({c.seq for _, c in checkpoints if c.campaign == name}):
+        if seq <= chain.events:
+            found = client.get(f"/campaigns/{quote(name)}/hashes/{seq}")["hash"]
+            if isinstance(found, str):
+                log.hashes[name, seq] = bytes.fromhex(found)
+    return check_against(checkpoints, source, log, key)
 
 
 def _read(path: Path) -> bytes:

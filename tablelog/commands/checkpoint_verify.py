@@ -27,7 +27,7 @@ class CheckpointReport(msgspec.Struct, frozen=True, kw_only=True):
     first_bad: Break | None
 
 
-class _Log:
+class LogView:
     """The chain hashes the checkpoints ask about, and how much of the log was checked."""
 
     def __init__(self) -> None:
@@ -54,6 +54,14 @@ def verify_checkpoints(
         return CheckpointReport(
             ok=False, campaigns=0, events=0, checkpoints=0, first_bad=broken.found
         )
+    return check_against(checkpoints, source, log, key)
+
+
+def check_against(
+    checkpoints: list[tuple[int, Checkpoint]], source: str, log: LogView, key: bytes | None
+) -> CheckpointReport:
+    """Check `checkpoints` against what is known of a log (`log`: its hashes at their seqs,
+    its ends): the first that fails is named."""
     for index, (number, checkpoint) in enumerate(checkpoints):
         reason = _fails(checkpoint, log, key)
         if reason is not None:
@@ -78,7 +86,7 @@ def verify_checkpoints(
     )
 
 
-def _fails(checkpoint: Checkpoint, log: _Log, key: bytes | None) -> str | None:
+def _fails(checkpoint: Checkpoint, log: LogView, key: bytes | None) -> str | None:
     """Why the log does not extend `checkpoint`, or None when it does."""
     if key is not None and checkpoint.key != key.hex():
         return f"it is signed by the key {checkpoint.key}, not by the key given ({key.hex()})"
@@ -103,9 +111,9 @@ class _Broken(Exception):
         self.found = found
 
 
-def _from_store(store: EventStore | None, wanted: set[tuple[str, int]]) -> _Log:
+def _from_store(store: EventStore | None, wanted: set[tuple[str, int]]) -> LogView:
     assert store is not None
-    log = _Log()
+    log = LogView()
     for campaign in sorted({name for name, _ in wanted}):
         try:
             report = verify_log(store, campaign=campaign)
@@ -124,8 +132,8 @@ def _from_store(store: EventStore | None, wanted: set[tuple[str, int]]) -> _Log:
     return log
 
 
-def _from_export(path: Path, wanted: set[tuple[str, int]]) -> _Log:
-    log = _Log()
+def _from_export(path: Path, wanted: set[tuple[str, int]]) -> LogView:
+    log = LogView()
     try:
         handle = path.open("rb")
     except OSError as exc:

@@ -107,6 +107,12 @@ def session_checkpoints(
     return found
 
 
+def hash_at(store: EventStore, campaign: str, seq: int) -> str | None:
+    """The chain hash of the campaign's event at `seq` (hex), None when the log ends before."""
+    found = store.read(campaign, after_seq=seq - 1, upto_seq=seq)
+    return found[0].hash.hex() if found else None
+
+
 _DECODER = msgspec.json.Decoder(Checkpoint)
 ENCODER = msgspec.json.Encoder()
 

@@ -11,9 +11,9 @@ from typing import Annotated, Any
 
 import msgspec
 from litestar import Request, get
-from litestar.params import FromPath, QueryParameter
+from litestar.params import FromPath, Parameter, QueryParameter
 
-from tablelog.commands.checkpoints import Checkpoint, checkpoint_now, session_checkpoints
+from tablelog.commands.checkpoints import Checkpoint, checkpoint_now, hash_at, session_checkpoints
 from tablelog.commands.signing import ServiceKey
 from tablelog.http.context import caller_for, store_of
 
@@ -58,5 +58,22 @@ def checkpoints(
     )
 
 
+class ChainHash(msgspec.Struct, frozen=True, kw_only=True):
+    seq: int
+    hash: str | None  # None: the log does not reach seq
+
+
+@get("/campaigns/{campaign:str}/hashes/{seq:int}", sync_to_thread=True, tags=["reads"])
+def chain_hash(
+    request: AnyRequest,
+    campaign: FromPath[str],
+    seq: Annotated[int, Parameter(ge=1, le=2**63 - 1)],
+) -> ChainHash:
+    """The chain hash of the event at `seq` (public, as in every log line): what a client
+    compares with a checkpoint it kept (`tablelog verify --checkpoint` through the service)."""
+    caller = caller_for(request, campaign)
+    return ChainHash(seq=seq, hash=hash_at(store_of(request.app.state), caller.campaign, seq))
+
+
 PUBLIC = [public_key]
-ROUTES = [checkpoint, checkpoints]
+ROUTES = [checkpoint, checkpoints, chain_hash]

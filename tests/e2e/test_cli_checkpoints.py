@@ -199,5 +199,16 @@ def test_the_service_signs_and_its_clients_keep_checkpoints(tmp_path: Path) -> N
         assert len(kept_lines(tmp_path, "vault")) == 2
         # Without a token, no checkpoint.
         assert httpx.get(f"{url}/campaigns/vault/checkpoint").status_code == 401
-    kept_file = str(tmp_path / "kept" / "vault.jsonl")
-    assert "2 checkpoint(s)" in tl(tmp_path, "verify", "--checkpoint", kept_file, "--key", public)
+        # $ tablelog --server URL verify --checkpoint FILE   (against the log the service holds)
+        kept_file = str(tmp_path / "kept" / "vault.jsonl")
+        out = client("verify", "--checkpoint", kept_file, "--key", public)
+        assert "2 checkpoint(s)" in out
+        rewrite_from(db, "vault", 2)
+        assert "ok" in client("verify")  # the service's own check of the chain still passes
+        result = run(
+            tmp_path, "--server", url, "--access-token", gm, "verify", "--checkpoint", kept_file,
+            env=env,
+        )  # fmt: skip
+        assert "campaign vault, seq 5" in one_line(broken(result).stderr)
+    result = broken(run(tmp_path, "verify", "--checkpoint", kept_file, "--key", public))
+    assert "rewritten" in one_line(result.stderr)
