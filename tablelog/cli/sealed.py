@@ -6,7 +6,8 @@ sent. Generic: any ruleset's CLI seals a hidden choice with `seal` and opens it 
 The openings are kept in one JSON Lines file per campaign, `<campaign>.jsonl`, created
 readable by its owner only (0600), in TABLELOG_SEALED when set, else `tablelog/sealed` in the
 user's data directory. An opening is written before its commitment is sent, so a play that
-reached the service can always be opened.
+reached the service can always be opened. During a what-if (`tablelog whatif`) openings are
+kept in memory only: a what-if never writes the player's files.
 """
 
 from __future__ import annotations
@@ -18,10 +19,12 @@ from pathlib import Path
 import msgspec
 
 from tablelog.cli.kept import data_dir
+from tablelog.cli.options import scratch
 from tablelog.errors import StorageError
 from tablelog.rules import sealing
 
 SEALED_ENV = "TABLELOG_SEALED"
+_SCRATCH: list[Opening] = []  # a what-if's openings (see the module's docstring)
 
 
 class Opening(msgspec.Struct, frozen=True, kw_only=True):
@@ -56,6 +59,9 @@ def seal(campaign: str, conflict: str, round_number: int, side: str, choice: str
         salt=salt.hex(),
         commitment=digest.hex(),
     )
+    if scratch.get() is not None:
+        _SCRATCH.append(opening)
+        return opening
     path = sealed_file(campaign)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -71,7 +77,20 @@ def seal(campaign: str, conflict: str, round_number: int, side: str, choice: str
 
 
 def kept_openings(campaign: str, conflict: str, round_number: int) -> list[Opening]:
-    """This client's openings for one round of a conflict, the last kept per side."""
+    """This client's openings for one round of a conflict, the last kept per side (during a
+    what-if, those the what-if sealed, then those kept on file)."""
+    found: dict[str, Opening] = {}
+    for opening in [*_read(campaign), *(_SCRATCH if scratch.get() is not None else [])]:
+        if (opening.campaign, opening.conflict, opening.round) == (
+            campaign,
+            conflict,
+            round_number,
+        ):
+            found[opening.side] = opening
+    return list(found.values())
+
+
+def _read(campaign: str) -> list[Opening]:
     path = sealed_file(campaign)
     try:
         lines = path.read_bytes().splitlines()
@@ -79,12 +98,10 @@ def kept_openings(campaign: str, conflict: str, round_number: int) -> list[Openi
         return []
     except OSError as exc:
         raise StorageError(f"cannot read {path}: {exc.strerror}", code="cannot-keep") from None
-    found: dict[str, Opening] = {}
+    found = []
     for line in lines:
         try:
-            opening = _DECODER.decode(line)
+            found.append(_DECODER.decode(line))
         except msgspec.DecodeError:
             continue  # a line cut short by a crash: the others still open
-        if opening.conflict == conflict and opening.round == round_number:
-            found[opening.side] = opening
-    return list(found.values())
+    return found
