@@ -69,7 +69,7 @@ class Book:
     _first: dict[int, int] = field(default_factory=dict)  # session -> its first seq
     _last: dict[int, int] = field(default_factory=dict)
     _clock: tuple[int, int] | None = None  # the previous event's seq, and the session before it
-    fairness: Fairness = field(default_factory=lambda: Fairness())
+    fairness: Fairness = field(default_factory=Fairness)
 
     def __post_init__(self) -> None:
         self.account = Account(
