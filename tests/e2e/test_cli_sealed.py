@@ -32,6 +32,11 @@ def test_a_sealed_round_and_a_whatif_over_it(tmp_path: Path) -> None:
     assert "kit beats riso" in out
     assert (sealed / "vault.jsonl").read_bytes() == before  # the what-if wrote nothing here
     tl("improv", "play", "c1", "riso", "KS")
+    tl("improv", "unseal", "c1", "kit")
+    # Opened, a card is public (its opening is in the log); the other is still unknown.
+    shown = tl("improv", "show", "c1", "--as", "gm")
+    assert "A♥" in shown
+    assert "K♠" not in shown
     out = tl("improv", "reveal", "c1")  # the operator's machine holds both openings
     assert "kit beats riso" in out
     assert "sealed: held" in tl("audit")

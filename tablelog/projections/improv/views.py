@@ -128,8 +128,9 @@ def show_view(state: ImprovState, conflict: Conflict, viewer: str | None = None)
         plays: dict[str, Any] = {}
         for key, play in rnd.plays.items():
             side = conflict.sides[key]
-            # A sealed card nobody has opened is unknown to everyone, the operator included.
-            shown = _visible(side, rnd, play, viewer) and bool(play.card)
+            # A sealed card nobody has opened is unknown to everyone, the operator included;
+            # an opened one is in the log for all to see.
+            shown = bool(play.card) and (_visible(side, rnd, play, viewer) or play.sealed)
             total = (
                 value(play.card, options.joker_value) + options.bonus_value * rnd.markers_on(key)
                 if play.card
