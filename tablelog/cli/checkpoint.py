@@ -8,7 +8,7 @@ from urllib.parse import quote
 import typer
 
 from tablelog.cli.kept import keep
-from tablelog.cli.options import CampaignOption, JsonOption, remote, target
+from tablelog.cli.options import CampaignOption, JsonOption, remote, scratch, target
 from tablelog.cli.output import decoded, emit_json, say
 from tablelog.commands.checkpoints import Checkpoint, checkpoint_now, session_checkpoints
 from tablelog.commands.database import opened, resolve_campaign
@@ -69,6 +69,8 @@ def keep_session_end(ctx: typer.Context, campaign: str | None, seq: int) -> None
     """After `session end`: keep the checkpoint of that session's end. Through the service
     it is fetched; on a local database it is signed only when the key already exists (a
     table that never asked for checkpoints gets no key file from ending a session)."""
+    if scratch.get() is not None:
+        return  # a what-if's session is no part of the log: nothing to keep
     client = remote(ctx)
     if client is not None:
         keep(fetch_session_checkpoints(client, client.campaign(campaign), since=seq))

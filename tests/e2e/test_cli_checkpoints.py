@@ -93,6 +93,11 @@ def test_a_rewrite_after_a_checkpoint_passes_verify_but_not_verify_checkpoint(
     tl(tmp_path, "checkpoint")
     assert len(kept_lines(tmp_path, "vault")) == 3
     assert kept_lines(tmp_path, "vault")[0] == kept[0]
+    # A what-if's session end is no part of the log: nothing is kept from it.
+    moves = tmp_path / "moves.txt"
+    moves.write_text("session end\n", encoding="utf-8")
+    tl(tmp_path, "whatif", "--at", "6", str(moves))
+    assert len(kept_lines(tmp_path, "vault")) == 3
     export = tmp_path / "before.jsonl"
     tl(tmp_path, "export", "--format", "jsonl", "--output", str(export))
 
