@@ -96,7 +96,8 @@ def test_a_rewrite_after_a_checkpoint_passes_verify_but_not_verify_checkpoint(
     # A what-if's session end is no part of the log: nothing is kept from it.
     moves = tmp_path / "moves.txt"
     moves.write_text("session end\n", encoding="utf-8")
-    tl(tmp_path, "whatif", "--at", "6", str(moves))
+    env = {**kept_env(tmp_path), "TABLELOG_KEY_FILE": str(key_file)}  # a key it could use
+    ok(run(tmp_path, "whatif", "--at", "6", str(moves), env=env))
     assert len(kept_lines(tmp_path, "vault")) == 3
     export = tmp_path / "before.jsonl"
     tl(tmp_path, "export", "--format", "jsonl", "--output", str(export))
