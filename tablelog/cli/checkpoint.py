@@ -8,11 +8,12 @@ from urllib.parse import quote
 import typer
 
 from tablelog.cli.kept import keep
-from tablelog.cli.options import CampaignOption, JsonOption, remote, scratch, target
+from tablelog.cli.options import CampaignOption, JsonOption, collecting, remote, scratch, target
 from tablelog.cli.output import decoded, emit_json, say
 from tablelog.commands.checkpoints import Checkpoint, checkpoint_now, session_checkpoints
 from tablelog.commands.database import opened, resolve_campaign
 from tablelog.commands.signing import KEY_FILE_ENV, key_path, load_key
+from tablelog.errors import InvalidInput
 
 if TYPE_CHECKING:
     from tablelog.cli.remote import Client
@@ -46,6 +47,11 @@ def checkpoint(
 
     Example: `tablelog checkpoint -c bar-fight`
     """
+    if scratch.get() is not None or collecting.get() is not None:
+        raise InvalidInput(
+            "a checkpoint signs the real log; a what-if file cannot ask for one",
+            code="whatif-checkpoint",
+        )
     client = remote(ctx)
     if client is not None:
         name = client.campaign(campaign)

@@ -99,6 +99,8 @@ def test_a_rewrite_after_a_checkpoint_passes_verify_but_not_verify_checkpoint(
     env = {**kept_env(tmp_path), "TABLELOG_KEY_FILE": str(key_file)}  # a key it could use
     ok(run(tmp_path, "whatif", "--at", "6", str(moves), env=env))
     assert len(kept_lines(tmp_path, "vault")) == 3
+    moves.write_text("checkpoint\n", encoding="utf-8")
+    assert "whatif-checkpoint" in refused(run(tmp_path, "whatif", "--at", "6", str(moves), env=env))
     export = tmp_path / "before.jsonl"
     tl(tmp_path, "export", "--format", "jsonl", "--output", str(export))
 
