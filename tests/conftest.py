@@ -58,3 +58,15 @@ def target(request: pytest.FixtureRequest) -> str:
     name = "sqlite_target" if request.param == "sqlite" else "pg_target"
     value: str = request.getfixturevalue(name)
     return value
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_user_directories(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """No test writes the user's own data or configuration directories (kept checkpoints,
+    sealed cards, a server's signing key): they point into pytest's temporary directory, for
+    this process and every `tablelog` it starts."""
+    home = tmp_path_factory.mktemp("user")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_DATA_HOME", str(home / "data"))
+        patch.setenv("XDG_CONFIG_HOME", str(home / "config"))
+        yield

@@ -44,6 +44,8 @@ _MODULES: dict[str, str] = {
     "admin-token": "tablelog.cli.serve",
     "demo": "tablelog.cli.demo",
     "db": "tablelog.cli.database",
+    "checkpoint": "tablelog.cli.checkpoint",
+    "key": "tablelog.cli.checkpoint",
 }
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
 from urllib.parse import quote
 
 import typer
@@ -13,7 +14,13 @@ from tablelog.cli.progress import progress_bar
 from tablelog.commands.database import opened, resolve_campaign
 from tablelog.commands.log import Report, parse_head, verify
 from tablelog.commands.reads import LogItem, log_items
+from tablelog.errors import InvalidInput
 from tablelog.rules.names import campaign_name
+
+if TYPE_CHECKING:
+    from tablelog.cli.remote import Client
+    from tablelog.commands.checkpoint_verify import CheckpointReport
+    from tablelog.commands.checkpoints import Checkpoint
 
 EXIT_BROKEN = 3
 
@@ -73,11 +80,48 @@ def verify_command(
             "of 500,000 events or more; 1: this process only).",
         ),
     ] = None,
+    checkpoint: Annotated[
+        Path | None,
+        typer.Option(
+            "--checkpoint",
+            help="A file of kept checkpoints (JSON Lines, as `tablelog checkpoint` keeps them): "
+            "prove the log still extends every one, and name the first that fails.",
+            show_default=False,
+        ),
+    ] = None,
+    key: Annotated[
+        str | None,
+        typer.Option(
+            "--key",
+            help="The service's public key (`tablelog key show`) every checkpoint must be "
+            "signed by (default: the key each checkpoint names).",
+            show_default=False,
+        ),
+    ] = None,
+    source: Annotated[
+        Path | None,
+        typer.Option(
+            "--from",
+            help="Check this JSON Lines export instead of the database.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Re-check every campaign's hash chain and sequence; exit 3 on the first break.
 
-    Example: `tablelog verify --head 57:3fa2...e9` (the full hash, as an export footer prints it)
+    Example: `tablelog verify --head 57:3fa2...e9` (the full hash, as an export footer prints
+    it), or `tablelog verify --checkpoint bar-fight.jsonl --key 5c1f...` (see `checkpoint`)
     """
+    if checkpoint is not None or source is not None:
+        if head is not None or campaign is not None:
+            raise InvalidInput(
+                "--head and --campaign do not go with --checkpoint or --from",
+                code="bad-verify",
+            )
+        _verify_checkpoints(ctx, checkpoint, key, source, json)
+        return
+    if key is not None:
+        raise InvalidInput("--key checks the checkpoints of --checkpoint FILE", code="bad-verify")
     expected_head = parse_head(head) if head is not None else None
     name = campaign_name(campaign) if campaign else None
     client = remote(ctx)
@@ -104,6 +148,72 @@ def verify_command(
         say(f"broken: {where}: {bad.reason}", err=True)
     if not report.ok:
         raise typer.Exit(EXIT_BROKEN)
+
+
+def _verify_checkpoints(
+    ctx: typer.Context, kept: Path | None, key: str | None, source: Path | None, json: bool
+) -> None:
+    from tablelog.commands.checkpoint_verify import verify_checkpoints
+    from tablelog.commands.checkpoints import read_checkpoints
+    from tablelog.commands.signing import parse_public_key
+
+    pinned = parse_public_key(key) if key is not None else None
+    checkpoints = read_checkpoints(_read(kept), str(kept)) if kept is not None else []
+    client = remote(ctx) if source is None else None
+    if source is not None:
+        report = verify_checkpoints(checkpoints, str(kept), export=source, key=pinned)
+    elif client is not None:
+        report = _through_service(client, checkpoints, str(kept), pinned)
+    else:
+        with opened(target(ctx), check_schema=False) as store:
+            report = verify_checkpoints(checkpoints, str(kept), store=store, key=pinned)
+    if json:
+        emit_json(report)
+    elif report.first_bad is None:
+        signer = f"the key {pinned.hex()}" if pinned else "the key each one names"
+        kept_part = (
+            f"; every one of {report.checkpoints} checkpoint(s) signed by {signer} and extended"
+            if kept is not None
+            else ""
+        )
+        say(f"ok: {report.campaigns} campaign(s), {report.events} event(s){kept_part}")
+    else:
+        bad = report.first_bad
+        where = f"campaign {bad.campaign}, seq {bad.seq}: " if bad.campaign else ""
+        say(f"broken: {where}{bad.reason}", err=True)
+    if not report.ok:
+        raise typer.Exit(EXIT_BROKEN)
+
+
+def _through_service(
+    client: Client, checkpoints: list[tuple[int, Checkpoint]], source: str, key: bytes | None
+) -> CheckpointReport:
+    """The checkpoints against the log the service holds now: its own check of the chain,
+    then the hash at each checkpoint's seq (the service answers for its token's campaign)."""
+    from tablelog.commands.checkpoint_verify import CheckpointReport, LogView, check_against
+
+    name = client.campaign(None)
+    chain = decoded(client.get(f"/campaigns/{quote(name)}/verify"), Report)
+    if chain.first_bad is not None:
+        return CheckpointReport(
+            ok=False, campaigns=chain.campaigns, events=chain.events, checkpoints=0,
+            first_bad=chain.first_bad,
+        )  # fmt: skip
+    log = LogView()
+    log.campaigns, log.events, log.ends = 1, chain.events, {name: chain.events}
+    for seq in sorted({c.seq for _, c in checkpoints if c.campaign == name}):
+        if seq <= chain.events:
+            found = client.get(f"/campaigns/{quote(name)}/hashes/{seq}")["hash"]
+            if isinstance(found, str):
+                log.hashes[name, seq] = bytes.fromhex(found)
+    return check_against(checkpoints, source, log, key)
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise InvalidInput(f"cannot read {path}: {exc.strerror}", code="bad-checkpoint") from None
 
 
 def register(app: typer.Typer) -> None:

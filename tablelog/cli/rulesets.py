@@ -29,16 +29,9 @@ def _show_command(ruleset: str) -> Any:
         json: JsonOption = False,
     ) -> None:
         viewer = player_name(as_player) if as_player else None
-        client = remote(ctx)
-        if client is not None:
+        if remote(ctx) is not None:
             no_view_choice(as_player)
-            name = client.campaign(campaign)
-            path = f"/campaigns/{quote(name)}/{ruleset}/conflicts/{quote(conflict, safe='~')}"
-            shown = decoded(client.get(path), Shown)
-        else:
-            with opened(target(ctx)) as store:
-                name = resolve_campaign(store, campaign)
-                shown = show(store, name, conflict, viewer, ruleset=ruleset)
+        _name, shown = shown_conflict(ctx, campaign, ruleset, conflict, viewer)
         if json:
             emit_json(shown.view)
             return
@@ -53,6 +46,21 @@ def _show_command(ruleset: str) -> Any:
     (or `--as bob`: bob's view, others' hidden cards stay hidden)
     """
     return show_conflict
+
+
+def shown_conflict(
+    ctx: typer.Context, campaign: str | None, ruleset: str, conflict: str, viewer: str | None
+) -> tuple[str, Shown]:
+    """The campaign's name and one conflict as the caller sees it (through the service, as
+    its token decides), locally or through the service."""
+    client = remote(ctx)
+    if client is not None:
+        name = client.campaign(campaign)
+        path = f"/campaigns/{quote(name)}/{ruleset}/conflicts/{quote(conflict, safe='~')}"
+        return name, decoded(client.get(path), Shown)
+    with opened(target(ctx)) as store:
+        name = resolve_campaign(store, campaign)
+        return name, show(store, name, conflict, viewer, ruleset=ruleset)
 
 
 def with_show(app: typer.Typer, ruleset: str) -> typer.Typer:

@@ -11,6 +11,7 @@ from tablelog.cli.options import JsonOption, target
 from tablelog.cli.output import emit_json, say
 from tablelog.commands.admin import first_admin_token, new_admin_token
 from tablelog.commands.database import EventStore, open_store, opened
+from tablelog.commands.signing import KEY_FILE_ENV, key_path, load_key
 from tablelog.http.throttle import DEFAULT_CAMPAIGN_LIMIT, DEFAULT_LIMIT
 
 
@@ -55,6 +56,17 @@ def serve(
             min=1,
         ),
     ] = DEFAULT_CAMPAIGN_LIMIT,
+    key_file: Annotated[
+        str | None,
+        typer.Option(
+            "--key-file",
+            envvar=KEY_FILE_ENV,
+            help="The key the service signs checkpoints with, created on first start "
+            "(default: beside a SQLite file, else tablelog/service.key in your configuration "
+            "directory); readable by its owner only.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Run the HTTP service over the chosen database (SQLite file or PostgreSQL URL).
 
@@ -76,11 +88,14 @@ def serve(
     try:
         say(f"tablelog service on http://{host}:{port} over {store.label}", err=True)
         _announce_admin(store, open_signup)
+        key = load_key(key_path(store, key_file), create=True)
+        say(f"checkpoints are signed with the public key {key.public_hex}", err=True)
         app = create_app(
             store,
             auth_failures=auth_failures,
             open_signup=open_signup,
             campaign_limit=campaign_limit,
+            key_file=key_file,
         )
         # The service's modules and routes live as long as it does: the garbage collector
         # need not walk them again on every full collection.

@@ -38,9 +38,16 @@ def session_start(ctx: typer.Context, campaign: CampaignOption = None) -> None:
 def session_end(ctx: typer.Context, campaign: CampaignOption = None) -> None:
     """End the running session (every conflict must be closed).
 
+    The checkpoint the service signs for the session's end is kept in your checkpoints file
+    (`tablelog checkpoint --help`).
+
     Example: `tablelog session end`
     """
-    run(ctx, campaign, EndSession())
+    written = run(ctx, campaign, EndSession())
+    if written:
+        from tablelog.cli.checkpoint import keep_session_end
+
+        keep_session_end(ctx, campaign, written[-1].seq)
 
 
 @scene_app.command("start")

@@ -21,11 +21,14 @@ from typing import Any
 import msgspec
 
 from tablelog import rulesets
-from tablelog.rules.common import Command, EndScene, EndSession, StartScene, StartSession
+from tablelog.rules.common import Clocked, Command, EndScene, EndSession, StartScene, StartSession
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 # In a path, the command's default (the only open conflict): no id can be "~".
 DEFAULT = "~"
+
+
+_CLOCK_FIELDS = ("now",)  # a Clocked command's: the service's clock, never in a body
 
 
 @dataclass(frozen=True)
@@ -59,7 +62,8 @@ class Endpoint:
     def body_of(self, command: Command) -> dict[str, Any]:
         data = msgspec.to_builtins(command)
         assert isinstance(data, dict)
-        return {k: v for k, v in data.items() if k not in self.path_fields}
+        clock = _CLOCK_FIELDS if isinstance(command, Clocked) else ()
+        return {k: v for k, v in data.items() if k not in self.path_fields and k not in clock}
 
     def command_of(self, body: msgspec.Struct, path: dict[str, str]) -> Command:
         data = msgspec.to_builtins(body)
@@ -80,8 +84,10 @@ def _body_type(
 ) -> type[msgspec.Struct]:
     fields: list[Any] = []
     for info in msgspec.structs.fields(command):
-        if info.name in path_fields:
-            continue
+        if info.name in path_fields or (
+            issubclass(command, Clocked) and info.name in _CLOCK_FIELDS
+        ):
+            continue  # `now` is the service's clock (Clocked), never the caller's
         if info.required:
             fields.append((info.name, info.type))
         else:

@@ -10,6 +10,17 @@ ENDPOINTS = [
     Endpoint(c.OpenConflict, "/improv/conflicts", "Open a conflict"),
     Endpoint(c.SetStake, "/improv/conflicts/{conflict}/stakes", "Set a side's stake"),
     Endpoint(c.PlayCard, "/improv/conflicts/{conflict}/plays", "Play a card face down"),
+    Endpoint(c.OpenCard, "/improv/conflicts/{conflict}/openings", "Open a sealed card"),
+    Endpoint(
+        c.SetOpeningDeadline,
+        "/improv/conflicts/{conflict}/deadline",
+        "Set the deadline for the round's openings",
+    ),
+    Endpoint(
+        c.ForfeitOpening,
+        "/improv/conflicts/{conflict}/forfeits",
+        "Declare a side that missed the deadline forfeit",
+    ),
     Endpoint(c.PlaceBonus, "/improv/conflicts/{conflict}/bonuses", "Place tokens or a talent"),
     Endpoint(c.Reveal, "/improv/conflicts/{conflict}/reveals", "Reveal the round"),
     Endpoint(c.Fate, "/improv/conflicts/{conflict}/fate", "Hand of Fate: draw or choose"),

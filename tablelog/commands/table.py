@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import secrets
+import time
 from typing import Any
 
 import msgspec
@@ -23,7 +24,7 @@ from tablelog.events.base import Event
 from tablelog.events.envelope import Envelope
 from tablelog.projections.fold import Folded
 from tablelog.projections.views import state_view
-from tablelog.rules.common import Command
+from tablelog.rules.common import Clocked, Command
 from tablelog.storage import CampaignHead, EventStore
 
 _RANDOM = secrets.SystemRandom()
@@ -72,6 +73,8 @@ def execute(
     the state again); what it builds counts only once this returns, and it may be called
     again should the command be tried once more on its own.
     """
+    if isinstance(command, Clocked):
+        command = msgspec.structs.replace(command, now=time.time_ns() // 1000)
     order = Order(
         command=command,
         ruleset=ruleset,

@@ -21,6 +21,12 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
     # stored hash then commits to the hidden value without letting anyone guess it from the
     # hash (54 card codes are quickly tried), and the reveal lets everyone check it.
     hidden: ClassVar[tuple[str, ...]] = ()
+    # True for the event that ends a game session (the core `session.ended`, or a ruleset's
+    # own): the service signs a checkpoint of the log at each (commands/checkpoints.py).
+    ends_session: ClassVar[bool] = False
+    # True for the events of a sealed hidden choice (rules/sealing.py): its seal, its opening
+    # and a forfeit of it. The audit says per conflict whether its hidden choices were sealed.
+    sealing: ClassVar[bool] = False
 
     @classmethod
     def type_name(cls) -> str:

@@ -118,6 +118,7 @@ class SessionStarted(Event, frozen=True, tag="br.session_started"):
 
 @registered
 class SessionEnded(Event, frozen=True, tag="br.session_ended"):
+    ends_session: ClassVar[bool] = True  # the service signs a checkpoint of it
     session: int
 
 

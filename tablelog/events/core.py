@@ -8,7 +8,7 @@ option with its value (defaults filled in), so replays use the options the campa
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from tablelog.events.base import Event, registered
 
@@ -32,6 +32,7 @@ class SessionStarted(Event, frozen=True, tag="session.started"):
 
 @registered
 class SessionEnded(Event, frozen=True, tag="session.ended"):
+    ends_session: ClassVar[bool] = True  # the service signs a checkpoint of it
     session: int
 
 

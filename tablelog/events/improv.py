@@ -58,6 +58,7 @@ class SessionStarted(Event, frozen=True, tag="improv.session_started"):
 
 @registered
 class SessionEnded(Event, frozen=True, tag="improv.session_ended"):
+    ends_session: ClassVar[bool] = True  # the service signs a checkpoint of it
     session: int
 
 
@@ -149,6 +150,51 @@ class CardPlayed(Event, frozen=True, tag="improv.card_played"):
     salt: str = ""  # see Event.hidden
 
     hidden: ClassVar[tuple[str, ...]] = ("card",)
+
+
+@registered
+class CardSealed(Event, frozen=True, tag="improv.card_sealed"):
+    """A face-down card of a campaign with sealed plays: only its commitment is stored (see
+    rules/sealing.py); nobody, the operator included, learns the card until it is opened."""
+
+    sealing: ClassVar[bool] = True
+    conflict: str
+    round: int
+    side: str
+    commitment: str  # 64 hex digits
+
+
+@registered
+class CardOpened(Event, frozen=True, tag="improv.card_opened"):
+    """A sealed card opened: card and salt match the commitment (checked before appending),
+    after every side of the round had played."""
+
+    sealing: ClassVar[bool] = True
+    conflict: str
+    round: int
+    side: str
+    card: str
+    salt_hex: str  # the owner's 256-bit salt: anyone can recompute the commitment
+
+
+@registered
+class OpeningForfeited(Event, frozen=True, tag="improv.opening_forfeited"):
+    """The GM's deadline passed without this side's opening: the side forfeits the round
+    (its card counts as the lowest card there is; see rules/improv/sealed.py)."""
+
+    sealing: ClassVar[bool] = True
+    conflict: str
+    round: int
+    side: str
+    deadline: int  # microseconds UTC, as the GM set it
+    at: int  # the service's clock when the GM claimed the forfeit
+
+
+@registered
+class OpeningDeadlineSet(Event, frozen=True, tag="improv.opening_deadline_set"):
+    conflict: str
+    round: int
+    deadline: int  # microseconds UTC
 
 
 @registered

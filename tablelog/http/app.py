@@ -13,8 +13,9 @@ from litestar.openapi import OpenAPIConfig
 
 from tablelog import __version__
 from tablelog.commands.database import EventStore, open_store
+from tablelog.commands.signing import key_path, load_key
 from tablelog.errors import TablelogError
-from tablelog.http import errors, page, reads, stream
+from tablelog.http import checkpoints, errors, page, reads, stream
 from tablelog.http.body import JsonRequest
 from tablelog.http.commands import command_routes
 from tablelog.http.context import signed_in
@@ -34,12 +35,14 @@ def create_app(
     auth_failures: int = DEFAULT_LIMIT,
     open_signup: bool = False,
     campaign_limit: int = DEFAULT_CAMPAIGN_LIMIT,
+    key_file: str | None = None,
 ) -> Litestar:
     """The service over the log at `target` (a path or URL, opened at start-up, or a store).
 
     `auth_failures`: failed sign-ins allowed per client address and minute; `open_signup`:
     anyone may create a campaign (otherwise only with the service's admin token);
-    `campaign_limit`: campaigns created per client address and hour."""
+    `campaign_limit`: campaigns created per client address and hour; `key_file`: the
+    signing key of its checkpoints (default: signing.key_path), created on first start."""
     state = State(
         {
             "store": target if isinstance(target, EventStore) else None,
@@ -47,6 +50,7 @@ def create_app(
             "open_signup": open_signup,
             "campaigns": CampaignQuota(campaign_limit),
             "watches": Watches(),
+            "key": None,
         }
     )
 
@@ -54,6 +58,7 @@ def create_app(
         if state.store is None:
             state.store = open_store(str(target), create=True)
         state.store.checkpoint_in_background()  # no command waits for a checkpoint
+        state.key = load_key(key_path(state.store, key_file), create=True)
         state.watches.start()
 
     def stop() -> None:
@@ -66,6 +71,7 @@ def create_app(
         path="/",
         route_handlers=[
             *reads.ROUTES,
+            *checkpoints.ROUTES,
             *ruleset_routes(),
             *stream.ROUTES,
             *command_routes(),
@@ -74,7 +80,7 @@ def create_app(
         guards=[signed_in],
     )
     return Litestar(
-        route_handlers=[*reads.PUBLIC, *page.PUBLIC, signed],
+        route_handlers=[*reads.PUBLIC, *checkpoints.PUBLIC, *page.PUBLIC, signed],
         request_class=JsonRequest,
         state=state,
         on_startup=[start],

@@ -45,6 +45,9 @@ class ConflictAccount(msgspec.Struct, kw_only=True):
     first_seq: int
     last_seq: int
     sections: list[Section] = []
+    # Which of the fairness guarantees held for this conflict (README, "What stays
+    # trusted"): "sealed", "committed", "checkpointed", each a short verdict.
+    guarantees: dict[str, str] = {}
 
 
 class Discrepancy(msgspec.Struct, frozen=True, kw_only=True):

@@ -19,6 +19,7 @@ def table_lines(table: Table, indent: str = "    ") -> list[str]:
 
 def conflict_lines(conflict: ConflictAccount) -> list[str]:
     lines = [f"{conflict.title} (seq {conflict.first_seq}-{conflict.last_seq})"]
+    lines.extend(f"  {name}: {verdict}" for name, verdict in conflict.guarantees.items())
     for section in conflict.sections:
         lines.append(f"  {section.title}")
         if section.table is not None:

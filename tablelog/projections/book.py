@@ -21,6 +21,7 @@ from tablelog.projections.account import (
     Section,
     SessionSpan,
 )
+from tablelog.projections.fairness import Fairness
 from tablelog.rules.table import Table
 
 
@@ -68,6 +69,7 @@ class Book:
     _first: dict[int, int] = field(default_factory=dict)  # session -> its first seq
     _last: dict[int, int] = field(default_factory=dict)
     _clock: tuple[int, int] | None = None  # the previous event's seq, and the session before it
+    fairness: Fairness = field(default_factory=Fairness)
 
     def __post_init__(self) -> None:
         self.account = Account(
@@ -129,6 +131,8 @@ class Book:
             SessionSpan(session=n, first_seq=first, last_seq=self._last.get(n, first))
             for n, first in sorted(self._first.items())
         ]
+        for conflict in self.account.conflicts:
+            conflict.guarantees = self.fairness.verdicts(conflict.conflict, self.account)
         if self.scope is not None:
             self.account.conflicts = [c for c in self.account.conflicts if c.conflict == self.scope]
         return self.account
@@ -165,6 +169,7 @@ def write(
     for step in steps:
         seq, event, before = step.envelope.seq, step.event, step.before
         book.advance(seq, table(before))
+        book.fairness.saw(seq, event)
         inside = book.in_scope(event)
         if inside or auditor.checks_every_event:
             book.found(auditor.check(before, seq, event))

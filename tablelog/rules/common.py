@@ -9,6 +9,15 @@ class Command(msgspec.Struct, frozen=True, kw_only=True):
     """Base of every command a ruleset's `decide` accepts."""
 
 
+class Clocked(Command, frozen=True, kw_only=True):
+    """A command whose rule depends on the time (a deadline): `now`, in microseconds UTC, is
+    set by `commands.table.execute` from the clock of whoever appends (the service), whatever
+    the caller sent, and is no part of an HTTP body. Rules stay pure: they read `now`, never
+    the clock."""
+
+    now: int = 0
+
+
 class StartSession(Command, frozen=True):
     pass
 

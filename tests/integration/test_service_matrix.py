@@ -25,6 +25,7 @@ import pytest
 from tablelog.commands.endpoints import CORE, ruleset_endpoints
 from tablelog.events.chain import event_hash
 from tablelog.events.codec import decode, encode
+from tablelog.rules import sealing
 from tablelog.rules.improv.cards import full_deck
 from tests.support.server import MANY_CAMPAIGNS, admin, running_service
 
@@ -106,8 +107,9 @@ def log_length(client: httpx.Client, table: Table) -> int:
     return len(found.json())
 
 
-# A table is built by steps (caller, path, body), each of which must succeed.
-Step = tuple[str, str, dict[str, Any]]
+# A table is built by steps (caller, path, body), each of which must succeed; a body may be
+# made from the campaign's name (a sealed play's commitment binds it).
+Step = tuple[str, str, dict[str, Any] | Callable[[str], dict[str, Any]]]
 
 CHARACTERS: list[Step] = [
     ("bob", "/improv/characters", {"player": "bob", "character": "Kit", "talents": ["Brawler"]}),
@@ -140,6 +142,32 @@ def plays(goons: str) -> list[Step]:
     ]
 
 
+# Sealed plays (option sealed_plays): each card sealed with a salt of its own.
+SALTS = {"kit": b"\x01" * 32, "diana": b"\x02" * 32, "riso": b"\x03" * 32, "goons": b"\x04" * 32}
+SEALED_CARDS = {"kit": "10H", "diana": "9S", "riso": "8D", "goons": "2C"}
+
+
+def sealed_play(side: str) -> Callable[[str], dict[str, Any]]:
+    def body(campaign: str) -> dict[str, Any]:
+        card, salt = SEALED_CARDS[side], SALTS[side]
+        digest = sealing.commitment(campaign, "c1", 1, side, card, salt).hex()
+        return {"side": side, "commitment": digest, "round": 1}
+
+    return body
+
+
+def opening(side: str) -> dict[str, Any]:
+    return {"side": side, "card": SEALED_CARDS[side], "salt": SALTS[side].hex()}
+
+
+SEALED_PLAYS: list[Step] = [
+    *STAKED,
+    ("bob", "/improv/conflicts/c1/plays", sealed_play("kit")),
+    ("sue", "/improv/conflicts/c1/plays", sealed_play("diana")),
+    ("gm", "/improv/conflicts/c1/plays", sealed_play("riso")),
+    ("gm", "/improv/conflicts/c1/plays", sealed_play("goons")),
+]
+SEALED_STAGES = ("sealed", "forfeit-due")
 REVEAL: Step = ("gm", "/improv/conflicts/c1/reveals", {})
 STAGES: dict[str, list[Step]] = {
     "fresh": [],
@@ -159,13 +187,17 @@ STAGES: dict[str, list[Step]] = {
     ],
     # The last (only) round revealed and settled: kit holds 10H, diana 9S as victory cards.
     "revealed": [*STAKED, *plays("2C"), REVEAL],
+    "sealed": SEALED_PLAYS,
+    # A deadline of 0 minutes: already passed, so the GM may declare a forfeit.
+    "forfeit-due": [*SEALED_PLAYS, ("gm", "/improv/conflicts/c1/deadline", {"minutes": 0})],
 }
 
 
 def build(client: httpx.Client, stage: str) -> Table:
-    table = new_table(client, f"matrix-{stage}")
+    options = {"sealed_plays": "true"} if stage in SEALED_STAGES else None
+    table = new_table(client, f"matrix-{stage}", options)
     for caller, path, body in STAGES[stage]:
-        command(client, table, caller, path, body)
+        command(client, table, caller, path, body(table.campaign) if callable(body) else body)
     return table
 
 
@@ -361,6 +393,19 @@ ROWS: list[Row] = [
     may_not("staked", "bob", "/improv/bribes", {"giver": "gm", "receiver": "bob"}, "gm-only"),
     may_not("staked", "gm", "/improv/bribes", {"giver": "bob", "receiver": "sue"}, "not-yours"),
     *outsiders("staked", "/improv/bribes", {"giver": "bob", "receiver": "sue"}),
+    # sealed plays: a side's owner opens its card; the GM sets the deadline and forfeits
+    may("sealed", "bob", f"{C1}/openings", opening("kit")),
+    may("sealed", "gm", f"{C1}/openings", opening("riso")),
+    may_not("sealed", "sue", f"{C1}/openings", opening("kit"), "not-yours"),
+    may_not("sealed", "gm", f"{C1}/openings", opening("kit"), "not-yours"),
+    may_not("sealed", "bob", f"{C1}/openings", opening("riso"), "gm-only"),
+    *outsiders("sealed", f"{C1}/openings", opening("kit")),
+    may("sealed", "gm", f"{C1}/deadline", {"minutes": 60}),
+    may_not("sealed", "bob", f"{C1}/deadline", {"minutes": 60}, "gm-only"),
+    *outsiders("sealed", f"{C1}/deadline", {"minutes": 60}),
+    may("forfeit-due", "gm", f"{C1}/forfeits", {"side": "kit"}),
+    may_not("forfeit-due", "bob", f"{C1}/forfeits", {"side": "kit"}, "gm-only"),
+    *outsiders("forfeit-due", f"{C1}/forfeits", {"side": "kit"}),
     # access: only the GM invites and revokes
     may("fresh", "gm", TOKENS.format("rick"), {"role": "player"}),
     may("fresh", "gm", TOKENS.format("ozzy"), {"role": "observer"}, appends=False),

@@ -14,6 +14,7 @@ from tablelog.projections.book import Book
 from tablelog.projections.improv import outcomes
 from tablelog.projections.improv.check import check
 from tablelog.projections.improv.outcomes import COLUMNS, PLACES, Open
+from tablelog.projections.improv.sealed_notes import sealed_note
 from tablelog.rules.improv.cards import pretty
 from tablelog.rules.improv.conflict import gm_token_cap
 from tablelog.rules.improv.state import GM, Conflict, ImprovState
@@ -62,6 +63,8 @@ class ImprovAuditor:
             case ev.CardPlayed():
                 here.touch(seq)
                 here.section(f"Round {event.round}")
+            case ev.CardSealed() | ev.CardOpened() | ev.OpeningForfeited():
+                sealed_note(here, seq, event)
             case ev.BonusPlaced():
                 self._bonus(state, conflict, here, seq, event)
             case ev.RoundRevealed():

@@ -19,7 +19,7 @@ from tablelog.events import improv as ev
 from tablelog.events.base import Event
 from tablelog.projections.account import Discrepancy
 from tablelog.rules.common import StartSession
-from tablelog.rules.improv import abandon, conflict, fate, finale, people, plays, reveal
+from tablelog.rules.improv import abandon, conflict, fate, finale, people, plays, reveal, sealed
 from tablelog.rules.improv import commands as c
 from tablelog.rules.improv.state import ImprovState
 from tablelog.rules.registry import no_shuffle
@@ -76,6 +76,24 @@ def _expected(state: ImprovState, event: Event) -> Event | None:
                 from_deck=event.from_deck,
             )
             return _first(plays.play_card(state, play, no_shuffle), ev.CardPlayed)
+        case ev.CardSealed():
+            seal = c.PlayCard(
+                conflict=event.conflict,
+                side=event.side,
+                commitment=event.commitment,
+                round=event.round,
+            )
+            return _first(plays.play_card(state, seal, no_shuffle), ev.CardSealed)
+        case ev.CardOpened():
+            # Decided again: the card and salt give the commitment sealed, and every side of
+            # the round had sealed its card before this opening.
+            opened = c.OpenCard(
+                conflict=event.conflict, side=event.side, card=event.card, salt=event.salt_hex
+            )
+            return _first(sealed.open_card(state, opened), ev.CardOpened)
+        case ev.OpeningForfeited():
+            claim = c.ForfeitOpening(conflict=event.conflict, side=event.side, now=event.at)
+            return _first(sealed.forfeit(state, claim), ev.OpeningForfeited)
         case ev.BonusPlaced():
             bonus = c.PlaceBonus(
                 conflict=event.conflict,
@@ -105,6 +123,9 @@ CHECKED = (
     ev.SessionStarted,
     ev.ConflictOpened,
     ev.CardPlayed,
+    ev.CardSealed,
+    ev.CardOpened,
+    ev.OpeningForfeited,
     ev.BonusPlaced,
     ev.TokenAwarded,
     ev.VictoryCardGiven,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from tablelog.events import improv as ev
@@ -47,6 +48,27 @@ def describe(event: Event) -> str:
             how = " blind from the deck" if event.from_deck else ""
             how += " (an empty hand: unseen by anyone)" if event.unseen else ""
             return f"{event.conflict} round {event.round}: {event.side} plays a card face down{how}"
+        case ev.CardSealed():
+            return (
+                f"{event.conflict} round {event.round}: {event.side} plays a sealed card "
+                f"(commitment {event.commitment[:12]}...)"
+            )
+        case ev.CardOpened():
+            return (
+                f"{event.conflict} round {event.round}: {event.side} opens its sealed card: "
+                f"{pretty(event.card)} (matches its commitment)"
+            )
+        case ev.OpeningDeadlineSet():
+            return (
+                f"{event.conflict} round {event.round}: the sealed cards must be opened by "
+                f"{_utc(event.deadline)}"
+            )
+        case ev.OpeningForfeited():
+            return (
+                f"{event.conflict} round {event.round}: {event.side} did not open its sealed card "
+                f"by the deadline ({_utc(event.deadline)}) and forfeits the round: its card counts "
+                "as the lowest card"
+            )
         case ev.BonusPlaced():
             what = (
                 f"{event.count} story-token(s)"
@@ -194,3 +216,7 @@ def state_lines(view: dict[str, Any]) -> list[str]:
             f"{conflict['round']} of {conflict['rounds']}" + (f"; {beats}" if beats else "")
         )
     return lines
+
+
+def _utc(micros: int) -> str:
+    return datetime.fromtimestamp(micros / 1_000_000, tz=UTC).strftime("%Y-%m-%d %H:%M:%SZ")

@@ -138,9 +138,13 @@ def show_view(state: ImprovState, conflict: Conflict, viewer: str | None = None)
         plays: dict[str, Any] = {}
         for key, play in rnd.plays.items():
             side = conflict.sides[key]
-            shown = _visible(side, rnd, play, viewer)
-            total = value(play.card, options.joker_value) + options.bonus_value * rnd.markers_on(
-                key
+            # A sealed card nobody has opened is unknown to everyone, the operator included;
+            # an opened one is in the log for all to see.
+            shown = bool(play.card) and (_visible(side, rnd, play, viewer) or play.sealed)
+            total = (
+                value(play.card, options.joker_value) + options.bonus_value * rnd.markers_on(key)
+                if play.card
+                else 0
             )
             plays[key] = {
                 "card": play.card if shown else None,
@@ -161,6 +165,13 @@ def show_view(state: ImprovState, conflict: Conflict, viewer: str | None = None)
                 "from_deck": play.from_deck,
                 "unseen": play.unseen,
             }
+            if options.sealed_plays:
+                plays[key] |= {
+                    "sealed": play.sealed,
+                    "commitment": play.commitment or None,
+                    "opened": play.sealed and bool(play.card) and not play.forfeited,
+                    "forfeited": play.forfeited,
+                }
         rights = (
             narration.rights(
                 rnd.ranking, rnd.totals, {k: p.card for k, p in rnd.plays.items()}, options
@@ -185,7 +196,7 @@ def show_view(state: ImprovState, conflict: Conflict, viewer: str | None = None)
             }
         )
     summary = conflict_summary(conflict)
-    return {
+    view = {
         "conflict": conflict.key,
         "kind": conflict.kind,
         "status": conflict.status,
@@ -194,6 +205,20 @@ def show_view(state: ImprovState, conflict: Conflict, viewer: str | None = None)
         "beats": summary["beats"],
         "abandoned": conflict.abandoned,
     }
+    if options.sealed_plays:  # the round a card played now goes to, which its seal binds
+        view |= {
+            "sealed_plays": True,
+            "next_round": _next_round(conflict),
+            "deadline": conflict.current.deadline if conflict.current is not None else None,
+        }
+    return view
+
+
+def _next_round(conflict: Conflict) -> int:
+    rnd = conflict.current
+    if rnd is None:
+        return 1
+    return rnd.number if not rnd.revealed else rnd.number + 1
 
 
 def hand_view(state: ImprovState, owner: str) -> dict[str, Any]:

@@ -12,11 +12,21 @@ from typing import Any, assert_never
 from tablelog.events.base import Event
 from tablelog.rules.common import JoinPlayer
 from tablelog.rules.contract import Ruleset, commands_of, lazy
-from tablelog.rules.improv import abandon, authority, conflict, fate, finale, people, plays, reveal
+from tablelog.rules.improv import (
+    abandon,
+    authority,
+    conflict,
+    fate,
+    finale,
+    people,
+    plays,
+    reveal,
+    sealed,
+)
 from tablelog.rules.improv import commands as c
 from tablelog.rules.improv.decks import Shuffle
 from tablelog.rules.improv.evolve import ImprovEvent, evolve, initial
-from tablelog.rules.improv.options import ImprovOptions
+from tablelog.rules.improv.options import ImprovOptions, check_new
 from tablelog.rules.improv.state import GM, ImprovState
 from tablelog.rules.table import clock_of
 
@@ -40,6 +50,9 @@ ImprovCommand = (
     | c.Narrate
     | c.Close
     | c.Abandon
+    | c.OpenCard
+    | c.SetOpeningDeadline
+    | c.ForfeitOpening
 )
 
 
@@ -63,6 +76,12 @@ def decide(state: ImprovState, command: ImprovCommand, shuffle: Shuffle) -> list
             return conflict.set_stake(state, command)
         case c.PlayCard():
             return plays.play_card(state, command, shuffle)
+        case c.OpenCard():
+            return sealed.open_card(state, command)
+        case c.SetOpeningDeadline():
+            return sealed.set_deadline(state, command)
+        case c.ForfeitOpening():
+            return sealed.forfeit(state, command)
         case c.PlaceBonus():
             return conflict.place_bonus(state, command)
         case c.Reveal():
@@ -117,8 +136,10 @@ RULESET = Ruleset[ImprovState](
     commands=commands_of(ImprovCommand),
     # 2: closed conflicts archived as records (ClosedConflict); the state counts seqs.
     # 3: a round keeps the reveal's ranking; an abandoned conflict keeps its reason.
-    version=3,
+    # 4: sealed plays (a play's commitment, a round's deadline for the openings).
+    version=4,
     demo=lazy("tablelog.rules.improv.demo", "demo"),
+    check_options=check_new,
 )
 
 __all__ = ["RULESET", "ImprovCommand", "ImprovEvent", "ImprovState", "decide", "evolve"]

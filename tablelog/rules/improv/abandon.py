@@ -34,7 +34,8 @@ def abandon(state: ImprovState, cmd: Abandon, shuffle: Shuffle) -> list[Event]:
     turned_up: dict[str, str] = {}
     moves: list[TokenMove] = []
     if rnd is not None and not rnd.revealed:
-        turned_up = {side: play.card for side, play in rnd.plays.items()}
+        # A sealed card nobody opened stays unknown: it is not turned up (sealed.py).
+        turned_up = {side: play.card for side, play in rnd.plays.items() if play.card}
         moves = token_moves(state, conflict, rnd, turned_up)
     banked = conflict.banked + sum(m.count for m in moves if m.to == "bank")
     if banked:
@@ -73,7 +74,7 @@ def _discarded(state: ImprovState, conflict: Conflict) -> dict[str, list[tuple[s
             gone.setdefault(side.key, []).append((pile_card.deck or home, pile_card.card))
     for rnd in conflict.rounds:
         for key, play in rnd.plays.items():
-            if key not in rnd.settled:
+            if key not in rnd.settled and play.card:
                 home = state.deck_of(lookup.owner(conflict.sides[key]))
                 gone.setdefault(key, []).append((play.deck or home, play.card))
     return gone

@@ -19,6 +19,7 @@ _WHAT: dict[type[Command], str] = {
     c.CreateCharacter: "create another player's character",
     c.SetStake: "set this stake",
     c.PlayCard: "play this side's card",
+    c.OpenCard: "open this side's sealed card",
     c.PlaceBonus: "place this bonus",
     c.Fate: "act for this side in the Hand of Fate",
     c.Give: "give this side's victory cards",
@@ -58,7 +59,7 @@ def acting(state: ImprovState, command: Command) -> str | None:
             return _player(state, command.player) or lookup.key(command.player, "player name")
         case c.SetStake():
             return GM if command.gm else _character_player(state, command.side)
-        case c.PlayCard() | c.Fate() | c.Narrate():
+        case c.PlayCard() | c.OpenCard() | c.Fate() | c.Narrate():
             return _side_owner(state, command.conflict, command.side)
         case c.PlaceBonus():
             if command.by is None:
@@ -77,7 +78,14 @@ def acting(state: ImprovState, command: Command) -> str | None:
 
 AUTHORITY = Authority[ImprovState](
     acting=acting,
-    gm_only=(c.OpenConflict, c.Reveal, c.Close, c.Abandon),
+    gm_only=(
+        c.OpenConflict,
+        c.Reveal,
+        c.Close,
+        c.Abandon,
+        c.SetOpeningDeadline,
+        c.ForfeitOpening,
+    ),
     gm_also=(c.CreateCharacter,),
     what=_WHAT,
     gm_acts_for="GM stakes",

@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from typing import Literal
 
-from tablelog.rules.common import Command, EndScene, EndSession, StartScene, StartSession
+from tablelog.rules.common import (
+    Clocked,
+    Command,
+    EndScene,
+    EndSession,
+    StartScene,
+    StartSession,
+)
 
 __all__ = ["Command", "EndScene", "EndSession", "StartScene", "StartSession"]
 
@@ -38,6 +45,35 @@ class PlayCard(Command, frozen=True):
     side: str
     card: str | None = None
     from_deck: bool = False
+    # With the option sealed_plays: the card's commitment (rules/sealing.py), never the card,
+    # and the round the commitment binds (a play landing in another round is refused).
+    commitment: str | None = None
+    round: int | None = None
+
+
+class OpenCard(Command, frozen=True):
+    """Open a sealed card: the card and the salt its commitment was made with."""
+
+    conflict: str | None
+    side: str
+    card: str
+    salt: str  # 64 hex digits
+
+
+class SetOpeningDeadline(Clocked, frozen=True):
+    """The GM's deadline for the openings of the current round (minutes from `now`, the
+    service's clock)."""
+
+    conflict: str | None
+    minutes: int
+
+
+class ForfeitOpening(Clocked, frozen=True):
+    """After the deadline (by `now`, the service's clock): a side that has not opened its
+    sealed card forfeits the round."""
+
+    conflict: str | None
+    side: str
 
 
 class PlaceBonus(Command, frozen=True):

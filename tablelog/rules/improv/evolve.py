@@ -14,9 +14,11 @@ from tablelog.events.base import Event
 from tablelog.events.core import AccessReissued, CampaignCreated
 from tablelog.events.improv import (
     BonusPlaced,
+    CardOpened,
     CardPlayed,
     CardsDiscarded,
     CardsDrawn,
+    CardSealed,
     CharacterCreated,
     ConflictClosed,
     ConflictOpened,
@@ -25,6 +27,8 @@ from tablelog.events.improv import (
     FateChosen,
     FateResolved,
     Narrated,
+    OpeningDeadlineSet,
+    OpeningForfeited,
     PlayerJoined,
     RoundRevealed,
     SceneEnded,
@@ -37,6 +41,7 @@ from tablelog.events.improv import (
     VictoryCardGiven,
 )
 from tablelog.rules.improv import evolve_conflict as ec
+from tablelog.rules.improv import sealed
 from tablelog.rules.improv.options import ImprovOptions
 from tablelog.rules.improv.state import (
     Character,
@@ -59,6 +64,10 @@ ImprovEvent = (
     | ConflictOpened
     | StakeSet
     | CardPlayed
+    | CardSealed
+    | CardOpened
+    | OpeningDeadlineSet
+    | OpeningForfeited
     | BonusPlaced
     | RoundRevealed
     | FateCardDrawn
@@ -197,6 +206,10 @@ _HANDLERS: dict[type[Event], Callable[[ImprovState, Any], None]] = {
     ConflictOpened: ec.conflict_opened,
     StakeSet: ec.stake_set,
     CardPlayed: ec.card_played,
+    CardSealed: sealed.card_sealed,
+    CardOpened: sealed.card_opened,
+    OpeningDeadlineSet: sealed.deadline_set,
+    OpeningForfeited: sealed.opening_forfeited,
     BonusPlaced: ec.bonus_placed,
     RoundRevealed: ec.round_revealed,
     FateCardDrawn: ec.fate_card_drawn,

@@ -6,6 +6,8 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from tablelog.errors import InvalidInput
+
 Count = Annotated[int, msgspec.Meta(ge=0, le=1000)]
 Positive = Annotated[int, msgspec.Meta(ge=1, le=1000)]
 SuitOrder = Annotated[
@@ -39,3 +41,17 @@ class ImprovOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     gm_limit_extended_per_player: Count = 2
     gm_limit_per_extra_round: Count = 2
     gm_limit_base_rounds: Positive = 3
+    # Face-down cards are sealed (commit-reveal, rules/sealing.py): the service stores only
+    # a commitment until the owner opens the card. Recorded mode only: in managed mode the
+    # service deals the hands and knows every card anyway.
+    sealed_plays: bool = False
+
+
+def check_new(options: ImprovOptions) -> None:
+    """Options a new campaign cannot play with, beyond what their types say."""
+    if options.sealed_plays and options.deck_mode == "managed":
+        raise InvalidInput(
+            "sealed_plays=true needs deck_mode recorded: in managed mode the service deals "
+            "every hand and knows each card, so a seal would hide nothing",
+            code="bad-option",
+        )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from tablelog.errors import InvalidInput, RuleViolation
 from tablelog.events.base import Event
 from tablelog.events.improv import CardPlayed
-from tablelog.rules.improv import lookup, opposition
+from tablelog.rules.improv import lookup, opposition, sealed
 from tablelog.rules.improv.cards import parse_card
 from tablelog.rules.improv.commands import PlayCard
 from tablelog.rules.improv.decks import DeckWork, Shuffle
@@ -81,6 +81,13 @@ def play_card(state: ImprovState, cmd: PlayCard, shuffle: Shuffle) -> list[Event
             f"{side.display} already played a card in round {number}; one card per side per round",
             code="second-card",
         )
+    if cmd.commitment is not None and not state.options.sealed_plays:
+        raise InvalidInput(
+            "this campaign does not seal its plays (option sealed_plays); name the card",
+            code="not-sealed",
+        )
+    if state.options.sealed_plays:
+        return [sealed.seal(state, conflict, side, number, cmd)]
     if not state.managed:
         if cmd.from_deck and not side.gm:
             raise RuleViolation(

@@ -25,6 +25,7 @@ from tablelog.rules.improv.cards import (
 from tablelog.rules.improv.commands import Reveal
 from tablelog.rules.improv.decks import Shuffle
 from tablelog.rules.improv.fate import draw_managed, settle
+from tablelog.rules.improv.sealed import unopened
 from tablelog.rules.improv.state import GM, Conflict, ImprovState, Round
 
 
@@ -63,6 +64,13 @@ def reveal(state: ImprovState, cmd: Reveal, shuffle: Shuffle) -> list[Event]:
     if waiting:
         raise RuleViolation(
             f"not every side has played: {', '.join(waiting)}", code="cards-missing"
+        )
+    closed = unopened(rnd)
+    if closed:
+        raise RuleViolation(
+            f"sealed cards not yet opened: {', '.join(closed)} (`tablelog improv open`; after "
+            "a deadline the GM may declare them forfeit)",
+            code="openings-missing",
         )
     options = state.options
     sums = totals(state, rnd)

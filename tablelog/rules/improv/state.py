@@ -100,6 +100,11 @@ class Play(msgspec.Struct):
     from_deck: bool = False
     deck: str | None = None
     unseen: bool = False  # blind from an empty hand: not even its owner sees it
+    # Sealed plays (rules/improv/sealed.py): `card` is "" until the card is opened (or
+    # forfeit: then the lowest card there is).
+    sealed: bool = False
+    commitment: str = ""
+    forfeited: bool = False
 
 
 class Bonus(msgspec.Struct):
@@ -131,6 +136,7 @@ class Round(msgspec.Struct):
     beats: list[tuple[str, str]] = msgspec.field(default_factory=list)
     winners: list[str] = msgspec.field(default_factory=list)
     fate: Fate = msgspec.field(default_factory=Fate)
+    deadline: int | None = None  # sealed plays: the GM's deadline for the openings (µs UTC)
     settled: set[str] = msgspec.field(
         default_factory=set
     )  # sides whose card went to a pile or discard

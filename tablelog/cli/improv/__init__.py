@@ -7,6 +7,7 @@ from urllib.parse import quote
 
 import typer
 
+from tablelog.cli.improv import sealed as improv_sealed
 from tablelog.cli.options import CampaignOption, JsonOption
 from tablelog.cli.options import ConflictArg as Conflict
 from tablelog.cli.output import emit_json, say
@@ -120,12 +121,8 @@ def play(
 
     Example: `tablelog improv play c1 kit AH` or `tablelog improv play c1 goons --from-deck`
     """
-    run(
-        ctx,
-        campaign,
-        c.PlayCard(conflict=conflict, side=side, card=card, from_deck=from_deck),
-        ruleset=IMPROV,
-    )
+    command = c.PlayCard(conflict=conflict, side=side, card=card, from_deck=from_deck)
+    run(ctx, campaign, improv_sealed.sealed_play(ctx, campaign, command), ruleset=IMPROV)
 
 
 @app.command("bonus")
@@ -163,8 +160,11 @@ def bonus(
 def reveal(ctx: typer.Context, conflict: Conflict, campaign: CampaignOption = None) -> None:
     """Reveal the round: totals, ranking, winners, token clean-up.
 
+    With sealed plays, the sealed cards this machine keeps (the GM's) are opened first.
+
     Example: `tablelog improv reveal c1`
     """
+    improv_sealed.open_kept(ctx, campaign, conflict, None, required=False)
     run(ctx, campaign, c.Reveal(conflict=conflict), ruleset=IMPROV)
 
 
@@ -336,3 +336,6 @@ def hand(
         f"{who}: {' '.join(view['cards']) or 'no cards'} "
         f"(deck {view['deck']}, discard {view['discard']})"
     )
+
+
+improv_sealed.register(app)

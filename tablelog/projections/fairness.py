@@ -1,0 +1,67 @@
+"""What the audit says per conflict about the fairness guarantees (README, "What stays
+trusted"): were its hidden choices sealed, its shuffles committed, its events covered by a
+checkpoint the service signs? Read from the events alone, for every ruleset: a sealing event
+sets `Event.sealing`, a hidden choice `Event.hidden`, a session's end `Event.ends_session`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tablelog.events.base import Event, event_class
+from tablelog.projections.account import Account
+
+
+@dataclass
+class _Conflict:
+    hidden: int = 0  # events hiding a choice in plain form (salted, not sealed)
+    sealed: int = 0  # events of sealed choices
+    last: int = 0  # the conflict's last event
+
+
+@dataclass
+class Fairness:
+    conflicts: dict[str, _Conflict] = field(default_factory=dict)
+    session_ends: list[int] = field(default_factory=list)
+
+    def saw(self, seq: int, event: Event) -> None:
+        if event.ends_session:
+            self.session_ends.append(seq)
+        key = event.conflict_id()
+        if key is None:
+            return
+        found = self.conflicts.setdefault(key, _Conflict())
+        found.last = seq
+        if event.sealing:
+            found.sealed += 1
+        elif event.hidden:
+            found.hidden += 1
+
+    def verdicts(self, conflict: str, account: Account) -> dict[str, str]:
+        found = self.conflicts.get(conflict, _Conflict())
+        return {
+            "sealed": _sealed(found, conflict, account),
+            "committed": "not used: tablelog does not commit shuffles and rolls yet",
+            "checkpointed": self._checkpointed(found),
+        }
+
+    def _checkpointed(self, found: _Conflict) -> str:
+        signed = next((s for s in self.session_ends if s >= found.last), None)
+        if signed is None:
+            return f"not yet: no session has ended since seq {found.last}"
+        return f"held: a checkpoint of the session's end at seq {signed} covers it"
+
+
+def _sealed(found: _Conflict, conflict: str, account: Account) -> str:
+    if not found.sealed:
+        return "not used" if found.hidden else "nothing hidden"
+    bad = [
+        d.seq
+        for d in account.discrepancies
+        if d.conflict == conflict and getattr(event_class(d.type), "sealing", False)
+    ]
+    if bad:
+        return f"broken: the seal at seq {bad[0]} does not hold"
+    if found.hidden:
+        return "partly: some hidden choices were not sealed"
+    return "held: every hidden choice was sealed and opened against its commitment"
