@@ -30,6 +30,7 @@ IMPROV_DEFAULTS = {
     "gm_limit_extended_per_player": 2,
     "gm_limit_per_extra_round": 2,
     "gm_limit_base_rounds": 3,
+    "sealed_plays": False,
 }
 
 
