@@ -212,15 +212,17 @@ def _magic_cards(
     fields = [
         Field(
             name="mp",
-            label="MP spent (1 card per 5)",
-            kind="choice",
-            choices=[str(mp) for mp in range(10, cap + 1, MP_STEP)],
+            label=f"MP spent: 10 to {cap}, 1 card per 5",
+            kind="number",
+            default=2 * MP_STEP,
         ),
         _hand_choice("cards", "cards resolved", pile),
     ]
     if any(is_joker(card) for card in pile.hand):
         fields.append(
-            Field(name="jokers", label="each joker as a card (JK1=5H)", kind="map", required=False)
+            Field(
+                name="jokers", label="each joker as a card (JK1=5H)", kind="pairs", required=False
+            )
         )
     fields += [
         Field(
@@ -293,7 +295,7 @@ def _check_actions(
                 gm=gm,
             )
         )
-        fields = [Field(name="values", label=f"faces rolled ({dice})", kind="list")]
+        fields = [Field(name="values", label=f"faces rolled ({dice})", kind="numbers")]
         if check.kind == "clock":
             fields.append(
                 Field(name="opportunity_on_clock", label="opportunity on the Clock", kind="flag")
@@ -327,7 +329,7 @@ def _call_check(conflict: Conflict, characters: list[str], *, gm: bool) -> Actio
                 kind="choice",
                 choices=["accuracy", "magic", "clock", "other"],
             ),
-            Field(name="dice", label="two dice (e.g. 8 10)", kind="list"),
+            Field(name="dice", label="two dice (e.g. 8 10)", kind="numbers"),
             Field(name="dl", label="DL (or Defense)", kind="number"),
             Field(name="modifier", label="modifier", kind="number", required=False),
             Field(name="offensive", label="offensive (a Magic Check)", kind="flag"),

@@ -58,8 +58,7 @@ def _conflict_panel(state: AceState, conflict: Conflict, viewer: str) -> Panel:
         cards = shown["aces"].get(key)
         rows.append(
             [
-                who["name"],
-                "GM" if owner(state, key) == GM else who["player"],
+                f"{who['name']} ({'GM' if owner(state, key) == GM else who['player']})",
                 f"{who['hp']}/{who['max_hp']}",
                 f"{who['mp']}/{who['max_mp']}",
                 "—" if cards is None else str(cards["deck"]),
@@ -79,15 +78,14 @@ def _conflict_panel(state: AceState, conflict: Conflict, viewer: str) -> Panel:
         last = shown["actions"][-1]
         seen = "" if last["visible"] else " (unseen)"
         facts.append(("last action", f"{last['id']}, {last['actor']}{seen}: {last['text']}"))
-    # The events in order, in `show`'s words (the hands are in the grid already).
+    # The events in order, in `show`'s words (the hands are in the grid already), each
+    # set's and Check's outcome among them.
     lines = text.conflict_lines({**shown, "aces": {}})[1:]
-    if conflict.status != "open":
-        lines += [f"outcome: {line}" for line in shown["outcome"]] or ["outcome: no effect"]
     return Panel(
         key=f"conflict-{conflict.key}",
         title=f"Conflict {conflict.key}" + ("" if conflict.status == "open" else " (ended)"),
         facts=facts,
-        grid=Grid(header=["Character", "Player", "HP", "MP", "Deck", "Hand", "Discard"], rows=rows),
+        grid=Grid(header=["Character", "HP", "MP", "Deck", "Hand", "Discard"], rows=rows),
         lines=lines,
         waiting=waiting(state, conflict, shown, viewer),
         conflict=conflict.key,

@@ -37,7 +37,7 @@ def hand_cells(found: Page) -> dict[str, list[Card]]:
     grid = panel(found, "conflict-c1").grid
     assert grid is not None
     column = grid.header.index("Hand")
-    cells = {str(row[0]): row[column] for row in grid.rows}
+    cells = {str(row[0]).split(" (")[0]: row[column] for row in grid.rows}
     return {name: cell for name, cell in cells.items() if isinstance(cell, list)}
 
 
@@ -107,10 +107,11 @@ def test_a_player_is_offered_what_its_aces_may_do_now(new: Tables) -> None:
     magic = next(f for f in page(store, "kit").forms if f.title.startswith("Magic Cards"))
     assert magic.fixed == {"character": "kit"}
     fields = {f.name: f for f in magic.fields}
-    assert fields["mp"].choices == ["10", "15", "20"]  # SL 2: 10 to 20 MP
+    assert fields["mp"].label == "MP spent: 10 to 20, 1 card per 5"  # SL 2
+    assert fields["mp"].kind == "number"
     assert fields["cards"].choices == KIT_HAND
     assert fields["targets"].choices == ["goblin", "ogre"]
-    assert "jokers" in fields  # Kit holds a joker
+    assert fields["jokers"].kind == "pairs"  # Kit holds a joker: JK1=5H
     # Rin has Mulligan (SL 1) and no Trap Card.
     assert "Mulligan: Rin discards and draws as many" in titles(page(store, "rin"))
     waiting = panel(page(store, "rin"), "conflict-c1").waiting
@@ -158,6 +159,6 @@ def test_an_ended_conflict_stays_with_its_outcome_and_no_forms(new: Tables) -> N
     kit = page(table.store, "kit")
     ended = panel(kit, "conflict-c1")
     assert ended.title == "Conflict c1 (ended)"
-    assert any("43 fire" in line for line in ended.lines if line.startswith("outcome:"))
+    assert any("Magic Flush 43 fire to goblin, ogre" in line for line in ended.lines)
     assert [t for t in titles(kit) if "Kit" in t] == []
     assert "Open a conflict" in titles(page(table.store, "gm", "gm"))
