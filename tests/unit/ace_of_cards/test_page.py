@@ -13,7 +13,7 @@ from tablelog.commands.page import Page, page_of
 from tablelog.projections.page import Card, Panel
 from tablelog.rules.ace_of_cards import commands as c
 from tablelog.storage import EventStore
-from tests.unit.ace_of_cards.table import Table, Tables, ace, open_
+from tests.unit.ace_of_cards.table import VECTOR_TYPES, Table, Tables, ace, open_
 
 KIT_HAND = ["3C", "4C", "5C", "6C", "JK1"]
 RIN_HAND = ["1D", "2D", "3D", "4D", "5D"]
@@ -162,3 +162,24 @@ def test_an_ended_conflict_stays_with_its_outcome_and_no_forms(new: Tables) -> N
     assert any("Magic Flush 43 fire to goblin, ogre" in line for line in ended.lines)
     assert [t for t in titles(kit) if "Kit" in t] == []
     assert "Open a conflict" in titles(page(table.store, "gm", "gm"))
+
+
+def test_the_gms_npc_ace_is_the_gms_hand_and_to_play(new: Tables) -> None:
+    table = new()
+    table.shuffle.deck(*KIT_HAND).deck(*RIN_HAND)
+    table.given(
+        ace("Kit", magic_cards=1),
+        c.CreateCharacter(player="gm", character="Nyx", hp=30, mp=30),
+        c.BuildDeck(character="Nyx", suit_types=VECTOR_TYPES, benefit="hp"),
+        c.SetSkillLevel(character="Nyx", skill="magic-cards", sl=1),
+        open_(["Kit", "Nyx"], ["Goblin"]),
+    )  # fmt: skip
+    gm = page(table.store, "gm", "gm")
+    assert [card.face for card in panel(gm, "hand-nyx").cards] == ["1♦", "2♦", "3♦", "4♦", "5♦"]
+    assert [card.face for card in hand_cells(gm)["Kit"]] == [None] * 5
+    assert {"Nyx acts", "Magic Cards: Nyx resolves a set"} <= set(titles(gm))
+    assert not any("Kit" in title for title in titles(gm))
+    kit = page(table.store, "kit")
+    assert [card.face for card in hand_cells(kit)["Nyx"]] == [None] * 5
+    assert "♦" not in msgspec.json.encode(kit).decode()
+    assert not any("Nyx" in title for title in titles(kit))
