@@ -186,7 +186,10 @@ def _characters(state: AceState, viewer: str) -> Panel:
     return Panel(
         key="characters",
         title="Characters",
-        grid=Grid(header=["Character", "Player", "HP", "MP", "Class", "In conflict"], rows=rows),
+        grid=Grid(header=["Character", "Player", "HP", "MP", "Class", "In conflict"], rows=rows)
+        if rows
+        else None,
+        lines=[] if rows else ["No character yet: the GM creates them (and their decks)."],
     )
 
 
@@ -199,6 +202,5 @@ def panels(state: AceState, viewer: str | None) -> list[Panel]:
     if ended:
         found.append(_conflict_panel(state, ended[-1], seen))
     found += _hand_panels(state, seen)
-    if state.characters:
-        found.append(_characters(state, seen))
+    found.append(_characters(state, seen))
     return found

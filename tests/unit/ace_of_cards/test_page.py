@@ -183,3 +183,11 @@ def test_the_gms_npc_ace_is_the_gms_hand_and_to_play(new: Tables) -> None:
     assert [card.face for card in hand_cells(kit)["Nyx"]] == [None] * 5
     assert "♦" not in msgspec.json.encode(kit).decode()
     assert not any("Nyx" in title for title in titles(kit))
+
+
+def test_a_new_campaign_offers_the_gm_a_start(new: Tables) -> None:
+    table = new()
+    gm = page(table.store, "gm", "gm")
+    assert [p.key for p in gm.panels] == ["characters"]
+    assert titles(gm) == ["End the session", "Create a character"]
+    assert page(table.store, "bob").forms == []
