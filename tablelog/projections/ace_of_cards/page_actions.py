@@ -3,10 +3,10 @@
 A player acts for its own characters: an action, Magic Cards from its own hand, a Mulligan,
 a Trap Card after an enemy's action, the free spell a hit allows, High or Low after a
 critical or a fumble, its Checks (called, Double or Nothing declared, rolled). The GM runs
-the table (sessions, characters, HP and MP, conflicts, the enemies' actions, Checks) and
-acts for its NPCs like a player. Every action carries a probe, so core code offers it only
-if the rules would take it now; the choices are the caller's own cards and characters and
-the conflict's enemies.
+the table (`page_gm`: sessions, characters, HP and MP, conflicts, the enemies' actions,
+Checks) and acts for its NPCs like a player. Every action of play carries a probe, so core
+code offers it only if the rules would take it now; the choices are the caller's own cards
+and characters and the conflict's enemies.
 
 Where the table records its own cards or dice (deck_mode or dice `recorded`), a probe needs
 cards drawn: it names the deck's first cards, which the rules accept in any order (a
@@ -16,6 +16,7 @@ the page.
 
 from __future__ import annotations
 
+from tablelog.projections.ace_of_cards.page_gm import call_check, gm_conflict, gm_table
 from tablelog.projections.ace_of_cards.page_panels import pretty
 from tablelog.projections.ace_of_cards.visibility import owner
 from tablelog.projections.page import Action, Field, role_of
@@ -23,8 +24,7 @@ from tablelog.rules.ace_of_cards import commands as c
 from tablelog.rules.ace_of_cards.cards import SUITS, is_joker, value_of
 from tablelog.rules.ace_of_cards.play import MAX_SET, MP_STEP
 from tablelog.rules.ace_of_cards.sets import NAMES, STATUSES
-from tablelog.rules.ace_of_cards.state import SKILLS, AceState, Character, Conflict, Pile
-from tablelog.rules.common import EndSession, StartSession
+from tablelog.rules.ace_of_cards.state import AceState, Character, Conflict, Pile
 from tablelog.rules.table import GM
 
 _TEXT = "…"  # what a probe says where the person will write their own words
@@ -35,16 +35,16 @@ def actions(state: AceState, viewer: str | None) -> list[Action]:
     role = role_of(seen)
     if role == "observer":
         return []
-    found: list[Action] = _gm_table(state) if role == "gm" else []
+    found: list[Action] = gm_table(state) if role == "gm" else []
     mine = [who for key, who in sorted(state.characters.items()) if owner(state, key) == seen]
     for conflict in state.open_conflicts():
         inside = [who for who in mine if who.key in conflict.party]
         for who in inside:
             found += _character_actions(state, conflict, who, gm=role == "gm")
         if role == "gm":
-            found += _gm_conflict(state, conflict)
+            found += gm_conflict(state, conflict)
         elif inside:  # a player calls its own characters' Checks (the GM anyone's)
-            found.append(_call_check(conflict, [who.key for who in inside], gm=False))
+            found.append(call_check(conflict, [who.key for who in inside], gm=False))
     return found
 
 
@@ -311,161 +311,6 @@ def _check_actions(
                 ),
                 conflict=key,
                 gm=gm,
-            )
-        )
-    return found
-
-
-def _call_check(conflict: Conflict, characters: list[str], *, gm: bool) -> Action:
-    key = conflict.key
-    return Action(
-        command=c.CallCheck,
-        title="Call a Check",
-        fields=[
-            Field(name="character", label="character", kind="choice", choices=characters),
-            Field(
-                name="kind",
-                label="kind",
-                kind="choice",
-                choices=["accuracy", "magic", "clock", "other"],
-            ),
-            Field(name="dice", label="two dice (e.g. 8 10)", kind="numbers"),
-            Field(name="dl", label="DL (or Defense)", kind="number"),
-            Field(name="modifier", label="modifier", kind="number", required=False),
-            Field(name="offensive", label="offensive (a Magic Check)", kind="flag"),
-            Field(name="damage", label="fixed damage (HR +)", kind="number", required=False),
-            Field(
-                name="target",
-                label="target",
-                kind="choice",
-                choices=list(conflict.enemies),
-                required=False,
-            ),
-            Field(name="double", label="Double or Nothing", kind="flag"),
-        ],
-        fixed={"conflict": key},
-        probe=c.CallCheck(conflict=key, character=characters[0], kind="other", dice=[6, 6], dl=10),
-        conflict=key,
-        gm=gm,
-    )
-
-
-def _gm_conflict(state: AceState, conflict: Conflict) -> list[Action]:
-    """The GM's controls of an open conflict: the enemies' actions, Checks, its end."""
-    key = conflict.key
-    found = []
-    if conflict.enemies:
-        found.append(
-            Action(
-                command=c.TakeAction,
-                title="An enemy acts",
-                fields=[
-                    Field(
-                        name="actor", label="enemy", kind="choice", choices=list(conflict.enemies)
-                    ),
-                    Field(name="text", label="what the action does"),
-                    Field(name="visible", label="seen by the party", kind="flag", default=True),
-                ],
-                fixed={"conflict": key},
-                probe=c.TakeAction(conflict=key, actor=conflict.enemies[0], text=_TEXT),
-                conflict=key,
-                gm=True,
-            )
-        )
-    if conflict.party:
-        found.append(_call_check(conflict, list(conflict.party), gm=True))
-    found.append(
-        Action(
-            command=c.EndConflict,
-            title="End the conflict (every card put away)",
-            fixed={"conflict": key},
-            probe=c.EndConflict(conflict=key),
-            conflict=key,
-            gm=True,
-        )
-    )
-    return found
-
-
-def _gm_table(state: AceState) -> list[Action]:
-    """The GM's controls outside a conflict: the session, characters, skills, HP and MP, a
-    new conflict (decks are built with the CLI: a suit-to-type map is no form field)."""
-    found = [
-        Action(command=EndSession, title="End the session", probe=EndSession(), gm=True)
-        if state.table.session_open
-        else Action(command=StartSession, title="Start a session", probe=StartSession(), gm=True),
-        Action(
-            command=c.CreateCharacter,
-            title="Create a character",
-            fields=[
-                Field(name="player", label="player (gm: an NPC)"),
-                Field(name="character", label="character"),
-                Field(name="hp", label="max HP", kind="number"),
-                Field(name="mp", label="max MP", kind="number"),
-            ],
-            gm=True,
-        ),
-    ]
-    names = sorted(state.characters)
-    if not names:
-        return found
-    who = Field(name="character", label="character", kind="choice", choices=names)
-    found.append(
-        Action(
-            command=c.SetSkillLevel,
-            title="Set a skill level",
-            fields=[
-                who,
-                Field(
-                    name="skill",
-                    label="skill",
-                    kind="choice",
-                    choices=[s.replace("_", "-") for s in SKILLS],
-                ),
-                Field(name="sl", label="SL", kind="number"),
-            ],
-            gm=True,
-        )
-    )
-    for command, what in ((c.AdjustHP, "HP"), (c.AdjustMP, "MP")):
-        found.append(
-            Action(
-                command=command,
-                title=f"Adjust a character's {what}",
-                fields=[
-                    who,
-                    Field(name="delta", label="by (+/-)", kind="number"),
-                    Field(name="reason", label="reason", required=False),
-                ],
-                gm=True,
-            )
-        )
-    free = [key for key in names if state.characters[key].conflict is None]
-    if free:
-        recorded = state.options.deck_mode == "recorded"
-        found.append(
-            Action(
-                command=c.OpenConflict,
-                title="Open a conflict",
-                fields=[
-                    Field(name="party", label="party", kind="list", choices=free),
-                    Field(name="enemies", label="enemies", kind="list"),
-                    Field(name="conflict", label="id", required=False),
-                    *(
-                        [
-                            Field(
-                                name="hands",
-                                label="opening hands (kit: 3C 4C 5C 6C JK1; …)",
-                                kind="groups",
-                            )
-                        ]
-                        if recorded
-                        else []
-                    ),
-                ],
-                # A recorded deck's opening hands are the table's: no probe can guess them.
-                probe=None if recorded else c.OpenConflict(party=free[:1], enemies=[]),
-                gm=True,
             )
         )
     return found
