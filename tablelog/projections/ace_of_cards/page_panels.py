@@ -16,6 +16,8 @@ from tablelog.errors import TablelogError
 from tablelog.projections.ace_of_cards import text, views
 from tablelog.projections.ace_of_cards.visibility import owner
 from tablelog.projections.page import Card, Grid, Panel, role_of, slug
+from tablelog.rules.ace_of_cards import commands as c
+from tablelog.rules.ace_of_cards import play
 from tablelog.rules.ace_of_cards.cards import SUITS, is_joker, suit_of, value_of
 from tablelog.rules.ace_of_cards.state import AceState, Conflict
 from tablelog.rules.table import GM
@@ -114,26 +116,33 @@ def waiting(state: AceState, conflict: Conflict, shown: dict[str, Any], viewer: 
             found.append(f"{name} (High or Low: may draw 1)")
         if who["trap_hit"] is not None:
             found.append(f"{name} (free spell after the Trap Card)")
-        if (
-            latest is not None
-            and latest["enemy"]
-            and latest["visible"]
-            and who["skills"]["trap_card"]
-            and who["cards"] is not None
-            and not _answered(shown, key, latest["id"])
-        ):
+        if latest is not None and _may_trap(state, conflict, key):
             found.append(f"{name} (may answer {latest['id']} with a Trap Card)")
         if key not in acted:
             found.append(f"{name} (no action yet)")
     return found
 
 
-def _answered(shown: dict[str, Any], character: str, action: str) -> bool:
-    """Whether `character` has sprung a Trap Card on `action` (its reactions are public)."""
-    return any(
-        r["kind"] == "trap-card" and r["character"] == character and r.get("action") == action
-        for r in shown["reactions"]
-    )
+def _may_trap(state: AceState, conflict: Conflict, key: str) -> bool:
+    """Whether the Trap Card rule would let `key` answer the latest action now (the rule
+    decides, from facts all may see: who acted, seen or not, the skill, an answer given)."""
+    pile = state.characters[key].pile
+    if pile is None or not pile.deck:
+        return False
+    recorded = state.options.deck_mode == "recorded"
+    try:  # any suit will do; a recorded deck's bottom card is only given, never shown
+        play.trap_card(
+            state,
+            c.TrapCard(
+                conflict=conflict.key,
+                character=key,
+                suit="C",
+                card=pile.deck[-1] if recorded else None,
+            ),
+        )
+    except TablelogError:
+        return False
+    return True
 
 
 def _hand_panels(state: AceState, viewer: str) -> list[Panel]:

@@ -122,6 +122,13 @@ def test_a_player_is_offered_what_its_aces_may_do_now(new: Tables) -> None:
     assert "Trap Card: Rin names a suit" not in titles(page(store, "rin"))
     waiting = panel(page(store, "rin"), "conflict-c1").waiting
     assert "Kit (may answer a1 with a Trap Card)" in waiting
+    # The deck's bottom card is the second joker: a hit, and a free spell follows.
+    table.given(c.TrapCard(conflict="c1", character="Kit", suit="hearts"))
+    waiting = panel(page(store, "rin"), "conflict-c1").waiting
+    assert "Kit (may answer a1 with a Trap Card)" not in waiting
+    assert "Kit (free spell after the Trap Card)" in waiting
+    assert "Kit's free spell (Trap Card hit)" in titles(page(store, "kit"))
+    assert "Trap Card: Kit names a suit" not in titles(page(store, "kit"))
 
     table.shuffle.dice(7, 7)
     table.given(
