@@ -266,5 +266,6 @@ def _kind(kind: Any) -> tuple[FieldKind, list[str]]:
     if kind is int:
         return "number", []
     if origin in (list, tuple):
-        return "list", []
+        # Numbers go as numbers: the command's decoder takes no "8" for an int.
+        return ("numbers" if args == [int] else "list"), []
     return "text", []

@@ -51,9 +51,10 @@ class Panel(msgspec.Struct, frozen=True, kw_only=True):
 
 
 # How the page asks for a field and sends it: text; a number; one of `choices`; a checkbox;
-# a list (words separated by spaces); a map of names to numbers (`health=2, nerve=1`); named
-# groups of words (`red: ann bob; blue: cy`).
-FieldKind = Literal["text", "number", "choice", "flag", "list", "map", "groups"]
+# a list (words separated by spaces); a list of numbers (`8 10`); a map of names to numbers
+# (`health=2, nerve=1`); a map of names to words (`JK1=5H`); named groups of words
+# (`red: ann bob; blue: cy`).
+FieldKind = Literal["text", "number", "choice", "flag", "list", "numbers", "map", "pairs", "groups"]
 
 
 class Field(msgspec.Struct, frozen=True, kw_only=True):

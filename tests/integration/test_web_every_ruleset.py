@@ -87,3 +87,43 @@ def test_a_generic_page_shows_a_players_own_hand_and_no_other(tmp_path: Path) ->
     assert "Hand of bob" not in table
     for card in alice["hand"]:
         assert card in table
+
+
+def _signed_in(browser: httpx.Client, url: str, campaign: str, link: str) -> None:
+    traded = browser.post(
+        f"/campaigns/{campaign}/play/session",
+        json={"token": link.split("#token=")[1]},
+        headers={"Origin": url},
+    )
+    assert traded.status_code == 201, traded.text
+
+
+def test_the_ace_of_cards_page_shows_a_hand_to_its_player_alone(tmp_path: Path) -> None:
+    """The Ace of Cards has its own hooks: after its demo, a second conflict opened from the
+    CLI puts Kit's hand face up on ann's page, with the forms Kit may use now, while an
+    observer sees the card backs only; the demo's ended conflict stays with its outcome."""
+    tl(tmp_path, "demo", "--ruleset", "ace-of-cards")
+    tl(
+        tmp_path,
+        *("ace-of-cards", "open", "--party", "Kit", "--enemy", "Wolf", "--id", "c2"),
+        *("--hand", "Kit=1H,2H,3H,4H,5H"),
+    )
+    tables = {}
+    with running_service("t.db", tmp_path) as url:
+        for who, role in (("ann", "player"), ("watcher", "observer")):
+            made = tl(tmp_path, "invite", who, "--role", role, "--link", "--json", "--url", url)
+            with httpx.Client(base_url=url, timeout=30) as browser:
+                _signed_in(browser, url, "ace-of-cards", json.loads(made)["link"])
+                table = browser.get("/campaigns/ace-of-cards/play/table")
+                assert table.status_code == 200
+                tables[who] = table.text
+    ann, watcher = tables["ann"], tables["watcher"]
+    assert "Conflict c1 (ended)" in ann
+    assert "Conflict c2" in ann
+    assert "43 fire" in ann
+    for card in ("1♥", "2♥", "3♥", "4♥", "5♥"):
+        assert card in ann
+    assert "Magic Cards: Kit resolves a set" in ann
+    assert "Conflict c2" in watcher
+    assert "♥" not in watcher
+    assert not _FORM.findall(watcher)

@@ -138,6 +138,15 @@
       if (text === "") { return undefined; }
       if (kind === "number") { return Number(text); }
       if (kind === "list") { return text.split(/[\s,]+/).filter(Boolean); }
+      if (kind === "numbers") { return text.split(/[\s,]+/).filter(Boolean).map(Number); }
+      if (kind === "pairs") {
+        const found = {};
+        for (const pair of text.split(/[,;\s]+/).filter(Boolean)) {
+          const [name, word] = pair.split("=");
+          found[name] = word === undefined ? "" : word;
+        }
+        return found;
+      }
       if (kind === "map") {
         const found = {};
         for (const pair of text.split(/[,;\s]+/).filter(Boolean)) {

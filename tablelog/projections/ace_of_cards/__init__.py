@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tablelog.projections.ace_of_cards import text, views, visibility
+from tablelog.projections.ace_of_cards import page_actions, page_panels, text, views, visibility
 from tablelog.projections.contract import Read, RulesetViews, lazy
 from tablelog.rules.ace_of_cards.state import AceState
 
@@ -31,4 +31,6 @@ VIEWS = RulesetViews[AceState](
             run=views.hand,
         ),
     ),
+    panels=page_panels.panels,
+    actions=page_actions.actions,
 )
