@@ -217,7 +217,9 @@ def _conflict_actions(
                     command=c.Roll,
                     title=f"Roll {ch.display}'s pool",
                     fields=[
-                        Field(name="values", label="faces rolled, in the pool's order", kind="list")
+                        Field(
+                            name="values", label="faces rolled, in the pool's order", kind="numbers"
+                        )
                     ]
                     if recorded
                     else [],
