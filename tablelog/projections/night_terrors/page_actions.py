@@ -290,7 +290,11 @@ def _draw(state: NightTerrorsState, ch: Character, *, gm: bool) -> Action | None
     return Action(
         command=c.Draw,
         title=f"Record the {n_cards(owed.count)} {ch.display} drew ({owed.reason})",
-        fields=[Field(name="cards", label="cards dealt (e.g. 7C 10H QS)", kind="list")],
+        fields=[
+            Field(
+                name="cards", label="cards dealt (rank then suit: 10 of Hearts is 10H)", kind="list"
+            )
+        ],
         fixed={"character": ch.key},
         # Any cards still in the deck will do: the probe asks only whether the draw is due.
         probe=c.Draw(character=ch.key, cards=pile[: owed.count]),
