@@ -32,16 +32,25 @@ def face(code: str, *, label: str = "", mine: bool = False, **more: Any) -> Card
     return Card(face=pretty(code), label=label, mine=mine, tone=tone, **more)
 
 
-def hand_cards(ch: dict[str, Any], label: str) -> list[Card]:
-    """A hand as the viewer may see it: face up when the view gives it, else one back per
-    card (the view gives only its size)."""
-    if ch["hand"] is None:
-        return [Card(face=None, label=label) for _ in range(ch["hand_size"])]
+def own_cards(ch: dict[str, Any], label: str) -> list[Card]:
+    """A hand the view gives (the viewer's own), face up, its held reversal card marked."""
     held = ch["held"]
     return [
         face(card, label=label, mine=True, note="held reversal card" if card == held else "")
-        for card in ch["hand"]
+        for card in ch["hand"] or []
     ]
+
+
+def _hand_cell(ch: dict[str, Any], *, above: bool) -> str | list[Card]:
+    """A hand in the conflict's table: another's as one card back with its size (the view
+    gives only the size; one back keeps the table narrow enough for a phone), the viewer's
+    own by its size, its cards being face up above the table."""
+    size = n_cards(ch["hand_size"])
+    if ch["hand"] is not None:
+        return f"{size} (yours, above)" if above and ch["hand"] else size
+    if not ch["hand_size"]:
+        return "empty"
+    return [Card(face=None, label=f"{ch['name']}'s hand", note=size)]
 
 
 def _debts(ch: dict[str, Any]) -> list[str]:
@@ -76,18 +85,20 @@ def _played(key: str, shown: dict[str, Any]) -> str | list[Card]:
     exchange = shown["exchanges"][-1]
     raised = exchange["raise"]
     if raised["raiser"] == key:
+        last = len(raised["cards"]) - 1
         return [
-            face(c, label=f"{key}'s raise", total=raised["value"] if i == 0 else None)
+            face(c, label=f"{key}'s raise", total=raised["value"] if i == last else None)
             for i, c in enumerate(raised["cards"])
         ]
     for answer in exchange["answers"]:
         if answer["answerer"] == key:
+            last = len(answer["cards"]) - 1
             return [
                 face(
                     c,
                     label=f"{key}'s answer",
-                    total=answer["total"] if i == 0 else None,
-                    note=answer["outcome"].replace("_", " ") if i == 0 else "",
+                    total=answer["total"] if i == last else None,
+                    note=answer["outcome"].replace("_", " ") if i == last else "",
                 )
                 for i, c in enumerate(answer["cards"])
             ] or f"push with no cards ({answer['total']})"
@@ -136,30 +147,43 @@ def conflict_panel(
         )
     if shown["status"] == "ended":
         facts.append(("outcome", f"{deciders(shown['winners'])} the stakes ({shown['rule']})"))
+    live = shown["status"] == "open"
+    # The viewer's own hands in this conflict, face up above the table, by the forms.
+    mine = [
+        card
+        for key in shown["in"]
+        if live and characters[key]["hand"] is not None
+        for card in own_cards(characters[key], f"in {characters[key]['name']}'s hand")
+    ]
     rows: list[list[str | list[Card]]] = []
     for key in shown["participants"]:
         ch = characters[key]
         rows.append(
             [
-                f"{ch['name']} ({pretty(ch['card'])})",
-                "GM" if ch["player"] == state.gm else ch["player"],
-                *(str(ch[pool]) for pool in _POOLS),
-                hand_cards(ch, f"{ch['name']}'s hand") or "empty",
+                f"{ch['name']} ({pretty(ch['card'])}, {_player(state, ch)})",
+                " / ".join(str(ch[pool]) for pool in _POOLS),
+                _hand_cell(ch, above=live),
                 _played(key, shown),
                 _status(key, shown, ch),
             ]
         )
-    header = ["Character", "Player", "Blood", "Sweat", "Tears", "Hand", "This exchange", "Status"]
+    # Few columns, so that the table fits a phone: the pools in one, the player by the name.
+    header = ["Character", "Blood / Sweat / Tears", "Hand", "This exchange", "Status"]
     ended = " (ended)" if shown["status"] == "ended" else ""
     return Panel(
         key=f"conflict-{conflict.key}",
         title=f"Conflict {conflict.key}{ended}",
         facts=facts,
+        cards=mine,
         grid=Grid(header=header, rows=rows),
         lines=text.show_lines(shown),
         waiting=waiting(shown, characters),
         conflict=conflict.key,
     )
+
+
+def _player(state: NightTerrorsState, ch: dict[str, Any]) -> str:
+    return "GM" if ch["player"] == state.gm else str(ch["player"])
 
 
 def last_ended(state: NightTerrorsState) -> Conflict | None:
@@ -177,9 +201,10 @@ def panels(state: NightTerrorsState, viewer: str | None) -> list[Panel]:
     last = last_ended(state)
     if last is not None:
         found.append(conflict_panel(state, last, seen, whole))
+    playing = {key for c in state.open_conflicts() for key in c.still_in}
     for key, ch in characters.items():
-        if ch["hand"] is None:
-            continue  # not the viewer's to see
+        if ch["hand"] is None or key in playing:
+            continue  # not the viewer's to see, or shown in its conflict already
         facts = [("deck", str(whole["deck"]))]
         if ch["held"]:
             facts.append(("held reversal card", pretty(ch["held"])))
@@ -188,7 +213,7 @@ def panels(state: NightTerrorsState, viewer: str | None) -> list[Panel]:
             Panel(
                 key=f"hand-{key}",
                 title=f"{ch['name']}'s hand",
-                cards=hand_cards(ch, f"in {ch['name']}'s hand"),
+                cards=own_cards(ch, f"in {ch['name']}'s hand"),
                 facts=facts,
                 lines=[] if ch["hand"] else ["no cards in hand"],
             )
@@ -203,7 +228,7 @@ def panels(state: NightTerrorsState, viewer: str | None) -> list[Panel]:
                 rows=[
                     [
                         f"{ch['name']} ({pretty(ch['card'])})",
-                        "GM" if ch["player"] == state.gm else ch["player"],
+                        _player(state, ch),
                         *(str(ch[pool]) for pool in _POOLS),
                         n_cards(ch["hand_size"]),
                         ", ".join(ch["emptied"] + _debts(ch)) or "—",

@@ -11,6 +11,7 @@ import msgspec
 
 from tablelog.commands.access import Caller
 from tablelog.commands.page import Page, page_of
+from tablelog.projections.night_terrors.page_panels import pretty
 from tablelog.projections.page import Panel
 from tablelog.rules.common import StartSession
 from tablelog.rules.night_terrors import commands as c
@@ -126,8 +127,10 @@ def test_each_caller_is_offered_what_it_may_do_now(new: Tables) -> None:
     watcher = page(table, "carol", "observer")
     assert watcher.forms == []
     row = panel(watcher, "conflict-c1").grid.rows[0]  # type: ignore[union-attr]
-    assert row[0] == "Alice (K♠)"
-    assert all(card.face is None for card in row[5])
+    assert row[0] == "Alice (K♠, alice)"
+    assert [(card.face, card.note) for card in row[2]] == [
+        (None, "7 cards")
+    ]  # 4 + 5 drawn - 2 raised
 
 
 def test_one_who_cannot_see_pushes_escalates_or_gives_then_pays(new: Tables) -> None:
@@ -197,6 +200,8 @@ def test_no_page_of_a_player_holds_another_hand(new: Tables) -> None:
             others = set().union(*(h for k, h in hands.items() if k != own))
             assert not cards_in(seen) & others, (player, step)
             assert hands[own] <= cards_in(seen), (player, step)  # its own hand, face up
-            mine = panel(seen, f"hand-{own}")
-            assert [card.face for card in mine.cards if card.mine] != []
+            # Its own hand face up: above its conflict's table, or in a panel of its own.
+            place = "conflict-c1" if own in table.state.conflicts["c1"].still_in else f"hand-{own}"
+            faces = {card.face for card in panel(seen, place).cards if card.mine}
+            assert {pretty(card) for card in hands[own]} == faces, (player, step)
         assert not cards_in(page(table, "carol", "observer")) & set().union(*hands.values())
