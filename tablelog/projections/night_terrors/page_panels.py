@@ -20,6 +20,11 @@ from tablelog.rules.table import GM
 
 _SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 _POOLS = ("blood", "sweat", "tears")
+_POOLS_HEADER = "Blood/ Sweat/ Tears"
+
+
+def _pools(ch: dict[str, Any]) -> str:
+    return "/".join(str(ch[pool]) for pool in _POOLS)
 
 
 def pretty(code: str) -> str:
@@ -161,14 +166,14 @@ def conflict_panel(
         rows.append(
             [
                 f"{ch['name']} ({pretty(ch['card'])}, {_player(state, ch)})",
-                " / ".join(str(ch[pool]) for pool in _POOLS),
+                _pools(ch),
                 _hand_cell(ch, above=live),
                 _played(key, shown),
                 _status(key, shown, ch),
             ]
         )
     # Few columns, so that the table fits a phone: the pools in one, the player by the name.
-    header = ["Character", "Blood / Sweat / Tears", "Hand", "This exchange", "Status"]
+    header = ["Character", _POOLS_HEADER, "Hand", "This exchange", "Status"]
     ended = " (ended)" if shown["status"] == "ended" else ""
     return Panel(
         key=f"conflict-{conflict.key}",
@@ -224,12 +229,11 @@ def panels(state: NightTerrorsState, viewer: str | None) -> list[Panel]:
             title="Characters",
             facts=[("deck", str(whole["deck"])), ("set aside", str(whole["set_aside"]))],
             grid=Grid(
-                header=["Character", "Player", "Blood", "Sweat", "Tears", "Hand", "State"],
+                header=["Character", _POOLS_HEADER, "Hand", "State"],
                 rows=[
                     [
-                        f"{ch['name']} ({pretty(ch['card'])})",
-                        _player(state, ch),
-                        *(str(ch[pool]) for pool in _POOLS),
+                        f"{ch['name']} ({pretty(ch['card'])}, {_player(state, ch)})",
+                        _pools(ch),
                         n_cards(ch["hand_size"]),
                         ", ".join(ch["emptied"] + _debts(ch)) or "—",
                     ]
