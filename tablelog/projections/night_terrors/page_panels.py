@@ -200,8 +200,10 @@ def last_ended(state: NightTerrorsState) -> Conflict | None:
 
 def panels(state: NightTerrorsState, viewer: str | None) -> list[Panel]:
     seen = viewer or GM
-    whole = views.state_view(state, seen)
-    characters: dict[str, dict[str, Any]] = whole["characters"]
+    # The characters as `state_view` gives them (the same filter), without its summary of
+    # every conflict the campaign ever had: a page stays cheap on a long campaign.
+    characters = {key: views.character_view(state, c, seen) for key, c in state.characters.items()}
+    whole = {"characters": characters, "deck": len(state.deck), "set_aside": len(state.set_aside)}
     found = [conflict_panel(state, c, seen, whole) for c in state.open_conflicts()]
     last = last_ended(state)
     if last is not None:

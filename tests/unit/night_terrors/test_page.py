@@ -10,9 +10,11 @@ import re
 import msgspec
 
 from tablelog.commands.access import Caller
-from tablelog.commands.page import Page, page_of
+from tablelog.commands.page import Page, own_reads, page_of
+from tablelog.commands.table import campaign_state
 from tablelog.projections.night_terrors.page_panels import pretty
 from tablelog.projections.page import Panel
+from tablelog.projections.views import state_view
 from tablelog.rules.common import StartSession
 from tablelog.rules.night_terrors import commands as c
 from tests.unit.night_terrors.table import (
@@ -205,3 +207,16 @@ def test_no_page_of_a_player_holds_another_hand(new: Tables) -> None:
             faces = {card.face for card in panel(seen, place).cards if card.mine}
             assert {pretty(card) for card in hands[own]} == faces, (player, step)
         assert not cards_in(page(table, "carol", "observer")) & set().union(*hands.values())
+
+
+def test_the_generic_reads_panel_tries_each_character_and_keeps_only_the_viewers(
+    new: Tables,
+) -> None:
+    """The generic page's `own_reads` (for a ruleset without panels), on Night Terrors'
+    `hand` read: each read refuses a hand that is not the viewer's, so alice gets hers only."""
+    table = dealt(new)
+    folded = campaign_state(table.store, "t")
+    found = own_reads(folded, "alice", state_view(folded, "alice"))
+    assert [p.title for p in found] == ["Hand of alice"]
+    assert dict(found[0].facts)["cards"] == ", ".join(ALICE_SESSION)
+    assert own_reads(folded, "observer:carol", state_view(folded, "observer:carol")) == []
