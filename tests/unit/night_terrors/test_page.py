@@ -220,3 +220,28 @@ def test_the_generic_reads_panel_tries_each_character_and_keeps_only_the_viewers
     assert [p.title for p in found] == ["Hand of alice"]
     assert dict(found[0].facts)["cards"] == ", ".join(ALICE_SESSION)
     assert own_reads(folded, "observer:carol", state_view(folded, "observer:carol")) == []
+
+
+def test_the_gm_plays_its_npc_and_may_abandon_a_stalled_conflict(new: Tables) -> None:
+    table = dealt(new).given(
+        open_("talk", "Mort", "Alice"),  # Diamonds
+        draw("Mort", "6H", "7H", "8H", "9H"),
+        draw("Alice", "4S", "5S", "6S", "7S"),
+    )
+    master = gm(table)
+    assert {"Mort raises", "Abandon the conflict (nobody wins)"} <= titles(master)
+    above = {card.face for card in panel(master, "conflict-c1").cards}
+    assert above == {pretty(card) for card in table.who("mort").hand}
+    assert not any(t.startswith("Alice") for t in titles(master))
+    # Alice sees Mort's hand as one back with its size, and her own face up.
+    row = panel(page(table, "alice"), "conflict-c1").grid.rows  # type: ignore[union-attr]
+    assert row[1][0] == "Mort (J♣, GM)"
+    assert [(card.face, card.note) for card in row[1][2]] == [(None, "8 cards")]
+    table.given(c.Abandon(conflict="c1", reason="Mort's player left"))
+    # Ended: still on the page with its outcome, and whoever took part may narrate.
+    ended = panel(page(table, "alice"), "conflict-c1")
+    assert ended.title == "Conflict c1 (ended)"
+    assert ended.waiting == []
+    assert titles(page(table, "alice")) == {"Alice narrates the outcome"}
+    assert "Mort narrates the outcome" in titles(gm(table))
+    assert "Start a scene (hands reset)" in titles(gm(table), None)
