@@ -153,7 +153,7 @@ def _in_conflict(
         command: type[c.Raise | c.See | c.Push | c.Escalate | c.Give],
         title: str,
         fields: list[Field],
-        probe: Any,
+        probe: c.Raise | c.See | c.Push | c.Escalate | c.Give,
     ) -> Action:
         return Action(
             command=command,
