@@ -5,6 +5,7 @@ observer nothing."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import subprocess
@@ -15,6 +16,7 @@ import httpx
 import pytest
 
 from tablelog import rulesets
+from tablelog.projections.night_terrors.page_panels import pretty
 from tests.support.server import running_service
 
 TIMEOUT_S = 120
@@ -65,28 +67,66 @@ def test_the_demo_of_every_ruleset_has_a_page(tmp_path: Path, ruleset: str) -> N
                 assert (forms > 0) if role == "gm" else (forms == 0), (role, forms)
 
 
-def test_a_generic_page_shows_a_players_own_hand_and_no_other(tmp_path: Path) -> None:
-    """Night Terrors has no page hooks: its `hand` read, tried for the viewer's characters,
-    shows ann Alice's hand (the read's own check refuses Bob's, which is ben's)."""
+_CSRF = re.compile(r'<meta name="csrf-token" content="([0-9a-f]{64})">')
+
+
+def signed_in(url: str, cwd: Path, player: str) -> tuple[httpx.Client, str]:
+    """A browser signed in with `player`'s link, and its session's CSRF token."""
+    link = json.loads(tl(cwd, "invite", player, "--link", "--json", "--url", url))["link"]
+    browser = httpx.Client(base_url=url, timeout=30)
+    traded = browser.post(
+        "/campaigns/night-terrors/play/session",
+        json={"token": link.split("#token=")[1]},
+        headers={"Origin": url},
+    )
+    assert traded.status_code == 201, traded.text
+    found = _CSRF.search(browser.get("/campaigns/night-terrors/play").text)
+    assert found is not None
+    return browser, found.group(1)
+
+
+def test_the_night_terrors_page_shows_a_players_own_hand_and_no_other(tmp_path: Path) -> None:
+    """Night Terrors' own page: ann sees Alice's hand face up and Bob's as backs, is offered
+    the narration Alice won (and ben none), and the form posts to its endpoint; ben's try for
+    Bob is refused with the rules' one sentence."""
     tl(tmp_path, "demo", "--ruleset", "night-terrors")
     view = json.loads(tl(tmp_path, "state", "--json"))
-    alice = view["characters"]["alice"]
-    assert alice["player"] == "ann"
-    assert view["characters"]["bob"]["player"] == "ben"
+    players = [view["characters"][name]["player"] for name in ("alice", "bob")]
+    assert players == ["ann", "ben"]
     with running_service("t.db", tmp_path) as url:
-        link = json.loads(tl(tmp_path, "invite", "ann", "--link", "--json", "--url", url))["link"]
-        with httpx.Client(base_url=url, timeout=30) as browser:
-            traded = browser.post(
-                "/campaigns/night-terrors/play/session",
-                json={"token": link.split("#token=")[1]},
-                headers={"Origin": url},
+        ann, ann_csrf = signed_in(url, tmp_path, "ann")
+        ben, ben_csrf = signed_in(url, tmp_path, "ben")
+        try:
+            table = html.unescape(ann.get("/campaigns/night-terrors/play/table").text)
+            assert "Alice's hand" in table
+            # Mid-conflict (a replay of seq 20), both hands full: Alice's face up, Bob's a back.
+            then = json.loads(tl(tmp_path, "state", "--at", "20", "--json"))["characters"]
+            replay = ann.get("/campaigns/night-terrors/play/table", params={"at": 20}).text
+            replay = html.unescape(replay)
+            assert "(yours, above)" in replay  # her hand, face up above the conflict's table
+            assert all(pretty(card) in replay for card in then["alice"]["hand"])
+            assert not [card for card in then["bob"]["hand"] if pretty(card) in replay]
+            narrate = re.search(r'data-path="(/night-terrors/conflicts/c1/narrations)"', table)
+            assert narrate is not None
+            assert "narrations" not in ben.get("/campaigns/night-terrors/play/table").text
+            said = ann.post(
+                "/campaigns/night-terrors" + narrate.group(1),
+                json={"character": "alice", "text": "The ledger is hers."},
+                headers={"Origin": url, "X-CSRF-Token": ann_csrf},
             )
-            assert traded.status_code == 201, traded.text
-            table = browser.get("/campaigns/night-terrors/play/table").text
-    assert "Hand of alice" in table
-    assert "Hand of bob" not in table
-    for card in alice["hand"]:
-        assert card in table
+            assert said.status_code == 201, said.text
+            refused = ben.post(
+                "/campaigns/night-terrors" + narrate.group(1),
+                json={"character": "bob", "text": "Mine!"},
+                headers={"Origin": url, "X-CSRF-Token": ben_csrf},
+            )
+            assert refused.status_code == 422, refused.text
+            assert refused.json()["message"] == "only alice decides the stakes of c1; bob is out"
+            after = html.unescape(ben.get("/campaigns/night-terrors/play/table").text)
+            assert "alice: The ledger is hers." in after
+        finally:
+            ann.close()
+            ben.close()
 
 
 def _signed_in(browser: httpx.Client, url: str, campaign: str, link: str) -> None:

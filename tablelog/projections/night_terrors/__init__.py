@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tablelog.projections.contract import Read, RulesetViews, lazy
-from tablelog.projections.night_terrors import text, views, visibility
+from tablelog.projections.night_terrors import page_actions, page_panels, text, views, visibility
 from tablelog.rules.night_terrors.state import NightTerrorsState
 
 
@@ -30,6 +30,8 @@ VIEWS = RulesetViews[NightTerrorsState](
             run=views.hand,
         ),
     ),
+    panels=page_panels.panels,
+    actions=page_actions.actions,
     # Imported when an audit runs: it brings the rules' checks, which `show` does not need.
     auditor=lazy("tablelog.projections.night_terrors.audit", "NightTerrorsAuditor"),
 )

@@ -133,14 +133,24 @@ def judge(
     return Judged(total, "heavy_see", middle(cards, options), duty, 0)
 
 
-def best(hand: list[str], options: NightTerrorsOptions) -> int:
-    """The most any cards of `hand` make: every number card (doubled when a face joins
-    them), or every face alone."""
+def best_cards(hand: list[str], options: NightTerrorsOptions) -> list[str]:
+    """The cards of `hand` that make the most: every number card (with one face to double
+    them, when the hand holds one), or every face alone. (The web page offers a see with
+    them as its probe.)"""
     numbers = [c for c in hand if not is_face(c)]
-    faces = len(hand) - len(numbers)
+    faces = [c for c in hand if is_face(c)]
     total = sum(single(c, options) for c in numbers)
-    doubled = 2 * total if faces and total else total
-    return max(doubled, options.face_value * faces if faces else 0)
+    if not faces:
+        return numbers
+    if total and 2 * total >= options.face_value * len(faces):
+        return [*numbers, faces[0]]
+    return faces
+
+
+def best(hand: list[str], options: NightTerrorsOptions) -> int:
+    """The most any cards of `hand` make (see `best_cards`)."""
+    chosen = best_cards(hand, options)
+    return value(chosen, options) if chosen else 0
 
 
 def can_meet(hand: list[str], raise_value: int, options: NightTerrorsOptions) -> bool:
