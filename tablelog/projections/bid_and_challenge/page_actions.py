@@ -352,7 +352,7 @@ def _roll(
         ]
     if not gm:
         return []
-    dice = {
+    dice: dict[str, int] = {
         side: sum(state.holder(owner).cards[card].dice for owner, card in cards)
         for side, cards in side_cards(rnd).items()
     }
@@ -362,13 +362,12 @@ def _roll(
             title="Record the dice" + (" (no push)" if rnd.phase == "push" else ""),
             fields=[
                 Field(
-                    name="active_faces", label=f"{rnd.active}'s {dice['active']} faces", kind="list"
-                ),
-                Field(
-                    name="challenger_faces",
-                    label=f"{rnd.challenge.challenger}'s {dice['challenger']} faces",
+                    name=f"{side}_faces",
+                    label=f"{state.characters[who].name}'s {dice[side]} faces, card by card "
+                    "in the order committed",
                     kind="list",
-                ),
+                )
+                for side, who in (("active", rnd.active), ("challenger", rnd.challenge.challenger))
             ],
             fixed={"conflict": scene.key},
             probe=c.Roll(

@@ -130,29 +130,22 @@ def _seats(
     whole: dict[str, Any],
     mine: list[str],
 ) -> Grid:
-    """One row per seat: its Flow and Deck, what it does in the round under way, the cards it
-    has in Play there (universe cards a challenger committed among them) and its roll."""
+    """One row per seat: its player, Flow and Deck; while the scene is open, what it does in
+    the round under way, the cards it has in Play there (universe cards a challenger
+    committed among them) and its roll. Five columns at most: it is read on phones too."""
     rows: list[list[str | list[Card]]] = []
     for key in scene.seating:
         who = whole["characters"][key]
-        doing, rolled = "—", "—"
-        committed: list[Card] = []
+        row: list[str | list[Card]] = [
+            _named(state, key),
+            f"{who['flow']} / {len(who['deck'])}",
+        ]
         if current is not None:
             doing, committed, rolled = _seat_round(key, current, whole, mine)
-        rows.append(
-            [
-                who["name"],
-                _player(state, key),
-                str(who["flow"]),
-                str(len(who["deck"])),
-                doing,
-                committed or "—",
-                rolled,
-            ]
-        )
-    return Grid(
-        header=["Seat", "Player", "Flow", "Deck", "This round", "In Play", "Roll"], rows=rows
-    )
+            row += [doing, committed or "—", rolled]
+        rows.append(row)
+    header = ["Seat", "Flow / Deck"]
+    return Grid(header=header + (["This round", "In Play", "Roll"] if current else []), rows=rows)
 
 
 def _seat_round(

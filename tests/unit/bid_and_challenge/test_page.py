@@ -79,7 +79,7 @@ def test_each_phase_offers_what_the_round_waits_for(new: Tables) -> None:
     assert titles(store, "ben") == []
     record = next(f for f in page(store, "gm").forms if f.conflict == SCENE)
     assert record.title == "Record the dice (no push)"
-    assert [f.label for f in record.fields] == ["anna's 2 faces", "ben's 2 faces"]
+    assert [f.label.split(",")[0] for f in record.fields] == ["Anna's 2 faces", "Ben's 2 faces"]
 
     table.given(push("Anna", "QuickWits"))
     assert titles(store, "anna") == []
@@ -131,6 +131,14 @@ def test_panels_for_the_gm_each_player_and_an_observer(new: Tables) -> None:
         committed = cards_of(scene)
         assert [c.face for c in committed] == ["Brawn 1d6+2", "Sword 1d6+1", "Dodge 1d6+1"]
         assert [c.mine for c in committed] == [who == "anna"] * 2 + [who == "ben"], who
+    grid = panel(pages["cara"], "conflict-s1").grid
+    assert grid is not None
+    assert grid.header == ["Seat", "Flow / Deck", "This round", "In Play", "Roll"]
+    assert [row[:3] for row in grid.rows] == [
+        ["Anna (anna)", "3 / 3", "bids"],
+        ["Ben (ben)", "2 / 2", "challenges"],
+        ["Cara (cara)", "2 / 0", "passed the challenge"],
+    ]
     deck = panel(pages["anna"], "deck-anna")
     assert [c.face for c in deck.cards] == ["QuickWits 1d6", "Persuade 1d6+1", "Body 1d6"]
     assert ("Play", "Brawn 1d6+2, Sword 1d6+1") in deck.facts
