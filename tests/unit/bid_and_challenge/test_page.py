@@ -96,7 +96,7 @@ def test_each_phase_offers_what_the_round_waits_for(new: Tables) -> None:
         "Ben passes",
     ]
     restore = next(f for f in page(store, "ben").forms if f.title == "Ben bids: restore cards")
-    assert restore.fixed == {"active": "ben", "power": {"type": "restore"}}
+    assert restore.fixed == {"active": "ben", "cards": [], "power": {"type": "restore"}}
     assert [f.choices for f in restore.fields if f.name == "power.target"] == [["anna"]]
     assert [f.choices for f in restore.fields if f.name == "power.cards"] == [["quickwits"]]
     found = panel(page(store, "watcher"), "conflict-s1")
