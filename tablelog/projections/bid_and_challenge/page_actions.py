@@ -239,13 +239,13 @@ def _bids(state: BidAndChallengeState, scene: Scene, who: Character, *, gm: bool
         label=f"cards from {who.name}'s Deck ({state.options.min_bid} to Flow {who.flow})",
         kind="list",
         choices=deck,
-        required=False,  # none chosen: the rules say how many a bid needs
     )
     found = [
         Action(
             command=c.Bid,
             title=f"{who.name} bids: {words}",
             fields=[Field(name="description", label="what happens on success"), cards, *asked],
+            # `cards` left empty reaches the rules, which say how many a bid needs.
             fixed={"conflict": scene.key, "active": who.key, "cards": [], "power": {"type": kind}},
             probe=c.Bid(
                 conflict=scene.key, active=who.key, description=_TEXT, cards=commit, power=probe
