@@ -13,11 +13,12 @@ authorized when it is sent, as from any client. A choice list is narrowed by ask
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+
+import msgspec
 
 from tablelog.errors import TablelogError
-from tablelog.events.bid_and_challenge import Zone
 from tablelog.projections.bid_and_challenge.page_panels import owned
+from tablelog.projections.bid_and_challenge.page_powers import TEXT, power_forms
 from tablelog.projections.page import Action, Field, role_of
 from tablelog.rules.bid_and_challenge import commands as c
 from tablelog.rules.bid_and_challenge import decide
@@ -25,8 +26,6 @@ from tablelog.rules.bid_and_challenge.resolve import side_cards
 from tablelog.rules.bid_and_challenge.state import BidAndChallengeState, Character, Round, Scene
 from tablelog.rules.common import Command, EndSession, StartSession
 from tablelog.rules.table import GM
-
-_TEXT = "…"  # what a probe says where the person will write their own words
 
 
 def _takes(state: BidAndChallengeState, command: Command) -> bool:
@@ -159,81 +158,11 @@ def _pass(scene: Scene, who: Character, title: str, *, gm: bool) -> Action:
     )
 
 
-def _free_id(taken: Any, stem: str) -> str:
-    n = len(taken) + 1
-    while f"{stem}-{n}" in taken:
-        n += 1
-    return f"{stem}-{n}"
-
-
 def _bids(state: BidAndChallengeState, scene: Scene, who: Character, *, gm: bool) -> list[Action]:
     """A bid form per power a bid may name (each form fixes its power's type and asks for the
     rest), and the pass."""
     deck = who.in_zone("deck")
     commit = deck[: state.options.min_bid]
-    with_discard = [k for k, ch in sorted(state.characters.items()) if ch.in_zone("discard")]
-    with_deck = [k for k, ch in sorted(state.characters.items()) if ch.in_zone("deck")]
-    powers: list[tuple[str, str, list[Field], c.PowerSpec]] = [
-        (
-            "detail",
-            "define a detail",
-            [
-                Field(name="power.detail", label="detail id (e.g. gate-open)"),
-                Field(name="power.text", label="the detail, in words"),
-            ],
-            c.PowerSpec(type="detail", detail=_free_id(state.details, "detail"), text=_TEXT),
-        ),
-        (
-            "strike",
-            "strike a card",
-            [
-                Field(name="power.target", label="whose Deck", kind="choice", choices=with_deck),
-                Field(
-                    name="power.cards",
-                    label="the card struck (one)",
-                    kind="list",
-                    choices=_cards_of(state, with_deck, "deck"),
-                ),
-            ],
-            c.PowerSpec(
-                type="strike",
-                target=with_deck[0] if with_deck else None,
-                cards=_first(state, with_deck, "deck"),
-            ),
-        ),
-        (
-            "restore",
-            "restore cards",
-            [
-                Field(
-                    name="power.target", label="whose Discard", kind="choice", choices=with_discard
-                ),
-                Field(
-                    name="power.cards",
-                    label=f"cards restored (up to Flow {who.flow})",
-                    kind="list",
-                    choices=_cards_of(state, with_discard, "discard"),
-                ),
-            ],
-            c.PowerSpec(
-                type="restore",
-                target=with_discard[0] if with_discard else None,
-                cards=_first(state, with_discard, "discard"),
-            ),
-        ),
-        (
-            "universe_card",
-            "create a universe card",
-            [
-                Field(name="power.card.name", label="new universe card's name"),
-                Field(name="power.card.value", label="its dice value (e.g. 1d6+1)"),
-            ],
-            c.PowerSpec(
-                type="universe_card",
-                card=c.CardSpec(name=_free_id(state.universe.cards, "card"), value="1d6"),
-            ),
-        ),
-    ]
     cards = Field(
         name="cards",
         label=f"cards from {who.name}'s Deck ({state.options.min_bid} to Flow {who.flow})",
@@ -248,63 +177,75 @@ def _bids(state: BidAndChallengeState, scene: Scene, who: Character, *, gm: bool
             # `cards` left empty reaches the rules, which say how many a bid needs.
             fixed={"conflict": scene.key, "active": who.key, "cards": [], "power": {"type": kind}},
             probe=c.Bid(
-                conflict=scene.key, active=who.key, description=_TEXT, cards=commit, power=probe
+                conflict=scene.key, active=who.key, description=TEXT, cards=commit, power=probe
             ),
             conflict=scene.key,
             gm=gm,
         )
-        for kind, words, asked, probe in powers
+        for kind, words, asked, probe in power_forms(state, who)
     ]
     found.append(_pass(scene, who, f"{who.name} passes", gm=gm))
     return found
 
 
-def _cards_of(state: BidAndChallengeState, owners: Sequence[str], zone: Zone) -> list[str]:
-    return list(dict.fromkeys(k for o in owners for k in state.characters[o].in_zone(zone)))
-
-
-def _first(state: BidAndChallengeState, owners: Sequence[str], zone: Zone) -> list[str]:
-    return state.characters[owners[0]].in_zone(zone)[:1] if owners else []
-
-
 def _challenge(
     state: BidAndChallengeState, scene: Scene, rnd: Round, who: Character, *, gm: bool
 ) -> list[Action]:
+    """The challenge (and, with option challenger_power, one per power it may name) and the
+    pass."""
     assert rnd.bid is not None
     limit = len(rnd.bid.cards)
     own, universe = who.in_zone("deck"), state.universe.in_zone("deck")
-    challenge = Action(
-        command=c.Challenge,
-        title=f"{who.name} challenges",
-        fields=[
-            Field(name="description", label=f"how things go if {rnd.active} fails"),
-            Field(
-                name="cards",
-                label=f"cards from {who.name}'s Deck",
-                kind="list",
-                choices=own,
-                required=False,
-            ),
-            Field(
-                name="universe",
-                label=f"universe cards (at most {limit} cards in all)",
-                kind="list",
-                choices=universe,
-                required=False,
-            ),
-        ],
-        fixed={"conflict": scene.key, "challenger": who.key},
-        probe=c.Challenge(
-            conflict=scene.key,
-            challenger=who.key,
-            description=_TEXT,
-            cards=own[:1],
-            universe=[] if own else universe[:1],
+    asked = [
+        Field(name="description", label=f"how things go if {rnd.active} fails"),
+        Field(
+            name="cards",
+            label=f"cards from {who.name}'s Deck",
+            kind="list",
+            choices=own,
+            required=False,
         ),
+        Field(
+            name="universe",
+            label=f"universe cards (at most {limit} cards in all)",
+            kind="list",
+            choices=universe,
+            required=False,
+        ),
+    ]
+    probe = c.Challenge(
         conflict=scene.key,
-        gm=gm,
+        challenger=who.key,
+        description=TEXT,
+        cards=own[:1],
+        universe=[] if own else universe[:1],
     )
-    return [challenge, _pass(scene, who, f"{who.name} passes the challenge", gm=gm)]
+    fixed = {"conflict": scene.key, "challenger": who.key}
+    powers = power_forms(state, who) if state.options.challenger_power else []
+    found = [
+        Action(
+            command=c.Challenge,
+            title=f"{who.name} challenges",
+            fields=asked,
+            fixed=fixed,
+            probe=probe,
+            conflict=scene.key,
+            gm=gm,
+        ),
+        *(
+            Action(
+                command=c.Challenge,
+                title=f"{who.name} challenges: {power.words}",
+                fields=asked + power.fields,
+                fixed={**fixed, "power": {"type": power.kind}},
+                probe=msgspec.structs.replace(probe, power=power.probe),
+                conflict=scene.key,
+                gm=gm,
+            )
+            for power in powers
+        ),
+    ]
+    return [*found, _pass(scene, who, f"{who.name} passes the challenge", gm=gm)]
 
 
 def _push(state: BidAndChallengeState, scene: Scene, rnd: Round, *, gm: bool) -> Action:
@@ -324,7 +265,7 @@ def _push(state: BidAndChallengeState, scene: Scene, rnd: Round, *, gm: bool) ->
             ),
         ],
         fixed={"conflict": scene.key, "active": who.key, "cards": []},
-        probe=c.Push(conflict=scene.key, active=who.key, description=_TEXT, cards=[]),
+        probe=c.Push(conflict=scene.key, active=who.key, description=TEXT, cards=[]),
         conflict=scene.key,
         gm=gm,
     )

@@ -190,3 +190,21 @@ def test_the_gm_plays_its_own_character_and_runs_the_table(new: Tables) -> None:
     details = panel(page(store, "watcher"), "details")
     assert details.grid is not None
     assert details.grid.rows == [["wall-down", "The wall is down", "ogre", SCENE]]
+
+
+def test_with_challenger_power_a_challenge_may_name_a_power(new: Tables) -> None:
+    table = new({"challenger_power": "true"}).given(seated(), bid("Anna", "Brawn"))
+    store = table.store
+    assert titles(store, "cara") == [
+        "Cara challenges",
+        "Cara challenges: define a detail",
+        "Cara challenges: strike a card",
+        "Cara challenges: create a universe card",
+        "Cara passes the challenge",
+    ]
+    strike = next(f for f in page(store, "cara").forms if f.title.endswith("strike a card"))
+    assert strike.fixed == {"challenger": "cara", "power": {"type": "strike"}}
+    assert [f.name for f in strike.fields][-2:] == ["power.target", "power.cards"]
+    # Without the option the challenger's win is narrative only: no power forms.
+    plain = new().given(seated(), bid("Anna", "Brawn"))
+    assert titles(plain.store, "cara") == ["Cara challenges", "Cara passes the challenge"]
