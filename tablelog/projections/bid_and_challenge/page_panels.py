@@ -90,7 +90,6 @@ def _scene_panel(
     mine: list[str],
 ) -> Panel:
     shown = views.show(state, scene.key, viewer)
-    summary = whole["conflicts"][scene.key]
     facts = [("premise", shown["premise"])] if shown["premise"] else []
     facts += [
         ("seating (clockwise)", " → ".join(state.characters[k].name for k in scene.seating)),
@@ -99,7 +98,7 @@ def _scene_panel(
     ]
     if shown["active"]:
         facts.append(("active", _named(state, shown["active"])))
-    offer = summary["offer"]
+    offer = shown["offer"]
     if offer is not None:
         facts.append(("challenge offer", f"{offer['asked']} ({offer['at']} of {offer['of']})"))
     facts.append(("passes in a row", f"{shown['passes']} of {len(scene.seating)}"))
