@@ -6,8 +6,9 @@ rolls its own bid. The GM runs the table (sessions, scenes, universe cards, deat
 recorded at the table, the end of a scene), acts for its own characters, and may pass for
 whoever the round waits for, so that a silent player never blocks the table. Core code tries
 each action's probe against the rules before offering it; the command itself is decided and
-authorized when it is sent, as from any client. A choice list is narrowed by asking the rules
-(`_takes`), never by a rule of this module's own.
+authorized when it is sent, as from any client. Choices come from the state (the cards in a
+Deck, the characters not seated in an open scene); where a choice turns on a rule (who may die
+for good), the rules are asked (`_takes`).
 """
 
 from __future__ import annotations
