@@ -60,7 +60,9 @@ FieldKind = Literal["text", "number", "choice", "flag", "list", "numbers", "map"
 class Field(msgspec.Struct, frozen=True, kw_only=True):
     """One input of an action's form: a command field the caller fills in."""
 
-    name: str  # the command's field
+    # The command's field; dotted (`power.card.name`) for a field of an object inside the
+    # command, which the page builds on whatever the action's `fixed` began (`power.type`).
+    name: str
     label: str
     kind: FieldKind = "text"
     choices: list[str] = []  # for `choice` (and suggestions for `text`)

@@ -1,9 +1,10 @@
 """The table in real browsers: a GM and two players, each in a browser context of its own (sue
 on a 360-px phone), play a whole extended Improv conflict with managed decks through the
-page alone, then a Beer Run round; at every step each page is checked for what its caller
-must see, and every player's page, table fragment, live feed and script globals for any
-card another holds face down or in hand. Screenshots of each stage go to a temporary
-folder (the README shows three of them); axe-core finds no serious accessibility fault.
+page alone, then a Beer Run round and a Bid & Challenge round; at every step each page is
+checked for what its caller must see, and every player's page, table fragment, live feed
+and script globals for any card another holds face down or in hand. Screenshots of each
+stage go to a temporary folder (the README shows three of them); axe-core finds no serious
+accessibility fault.
 """
 
 from __future__ import annotations
@@ -198,6 +199,7 @@ def test_a_gm_and_two_players_play_an_extended_conflict_in_browsers(tmp_path: Pa
         check_accessibility(pages)
         sign_out_and_revoke(tmp_path, url, pages)
         play_beer_run(browser, url, tmp_path, shots)
+        play_bid_and_challenge(browser, url, tmp_path, shots)
 
 
 def play_improv(t: Table) -> None:
@@ -466,3 +468,60 @@ def play_beer_run(browser: Any, url: str, cwd: Path, shots: Path) -> None:
     settle()
     for page in pages.values():
         assert page.locator("#conflict-c1").count() == 0
+
+
+def play_bid_and_challenge(browser: Any, url: str, cwd: Path, shots: Path) -> None:
+    """A Bid & Challenge round on the demo's campaign: anna (on a phone) asks for a scene and
+    bids with a power whose fields the page nests in the command (`power.card.name`), ben
+    challenges (refused once, in the CLI's sentence), the GM records the dice."""
+    tl(cwd, "demo", "--ruleset", "bid-and-challenge")
+    links = {
+        who: json.loads(
+            tl(cwd, "invite", who, "--link", "--json", "--url", url, "-c", "gate", *role)
+        )["link"]
+        for who, role in (("gm", ("--role", "gm")), ("anna", ()), ("ben", ()))
+    }
+    gm = sign_in(browser, url, links["gm"], DESKTOP)
+    anna = sign_in(browser, url, links["anna"], PHONE, is_mobile=True, has_touch=True)
+    ben = sign_in(browser, url, links["ben"], DESKTOP)
+    pages = {"gm": gm, "anna": anna, "ben": ben}
+
+    def settle() -> None:
+        seq = head_seq(cwd / "t.db", "gate")
+        for page in pages.values():
+            settled(page, seq)
+
+    assert offered(ben) == {"Start a scene"}
+    assert act(anna, "Start a scene", seating="anna ben", requested_by="anna") is None
+    settle()
+    assert offered(ben) == set()
+    assert "Anna (anna): bid or pass" in ben.locator("#conflict-s2 .waiting").inner_text()
+    fields = {"power.card.name": "Fog", "power.card.value": "1d6+1"}
+    bid = act(anna, "Anna bids: create a universe card", description="I call the fog", **fields)
+    assert bid == "min-bid: a bid commits at least 1 card (option min_bid); got 0"
+    assert (
+        act(
+            anna,
+            "Anna bids: create a universe card",
+            description="I call the fog",
+            cards="brawn",
+            **fields,
+        )
+        is None
+    )
+    settle()
+    assert offered(ben) == {"Ben challenges", "Ben passes the challenge"}
+    too_many = act(ben, "Ben challenges", description="The fog hides me", cards="dodge mind")
+    assert (
+        too_many == "challenge-limit: challenger may commit at most 1 card (the bid's count); got 2"
+    )
+    assert act(ben, "Ben challenges", description="The fog hides me", cards="dodge") is None
+    settle()
+    assert offered(anna) == {"Anna pushes"}
+    assert act(gm, "Record the dice (no push)", active_faces="6", challenger_faces="1") is None
+    settle()
+    shown = ben.locator("#conflict-s2").inner_text()
+    assert "anna wins" in shown
+    assert "universe card fog 1d6+1 created" in shown
+    assert "Your deck: Anna" not in ben.content()
+    anna.screenshot(path=shots / "bid-and-challenge-anna.png", full_page=True)

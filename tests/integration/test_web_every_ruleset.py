@@ -167,3 +167,121 @@ def test_the_ace_of_cards_page_shows_a_hand_to_its_player_alone(tmp_path: Path) 
     assert "Conflict c2" in watcher
     assert "♥" not in watcher
     assert not _FORM.findall(watcher)
+
+
+_ACTION = re.compile(
+    r'<form class="action[^"]*" data-key="[^"]+" data-path="([^"]+)" data-fixed="([^"]*)"'
+    r" novalidate>\s*<fieldset>\s*<legend>([^<]+)</legend>"
+)
+
+
+class Seat:
+    """One signed-in page of the demo's campaign `gate`, sending its forms as page.js does:
+    the form's fixed fields, then each filled field (`power.card.name` fills a field of the
+    object `power`)."""
+
+    def __init__(self, url: str, link: str) -> None:
+        self.url = url
+        self.http = httpx.Client(base_url=url, timeout=30)
+        token = link.split("#token=")[1]
+        traded = self.http.post(
+            "/campaigns/gate/play/session", json={"token": token}, headers={"Origin": url}
+        )
+        assert traded.status_code == 201, traded.text
+        found = _CSRF.search(self.http.get("/campaigns/gate/play").text)
+        assert found is not None
+        self.csrf = found.group(1)
+
+    def table(self) -> str:
+        answer = self.http.get("/campaigns/gate/play/table")
+        assert answer.status_code == 200
+        return html.unescape(answer.text)
+
+    def forms(self) -> dict[str, tuple[str, dict[str, object]]]:
+        """The forms offered now: title -> (the path it posts to, its fixed fields)."""
+        raw = self.http.get("/campaigns/gate/play/table").text
+        return {
+            html.unescape(title): (html.unescape(path), json.loads(html.unescape(fixed)))
+            for path, fixed, title in _ACTION.findall(raw)
+        }
+
+    def send(self, title: str, **filled: object) -> httpx.Response:
+        path, body = self.forms()[title]
+        for name, value in filled.items():
+            *outer, last = name.split("__")  # power__card__name: the field power.card.name
+            at = body
+            for part in outer:
+                inner = at.setdefault(part, {})
+                assert isinstance(inner, dict)
+                at = inner
+            at[last] = value
+        headers = {"Origin": self.url, "X-CSRF-Token": self.csrf}
+        return self.http.post("/campaigns/gate" + path, json=body, headers=headers)
+
+
+def test_bid_and_challenge_plays_a_round_through_its_own_page(tmp_path: Path) -> None:
+    """The demo's campaign (its scene ended), then a new scene played through the page's
+    forms: each seat is offered what the round waits for from it, and only that."""
+    tl(tmp_path, "demo", "--ruleset", "bid-and-challenge")
+    with running_service("t.db", tmp_path) as url:
+
+        def seat(who: str, *role: str) -> Seat:
+            made = tl(tmp_path, "invite", who, *role, "--link", "--json", "--url", url)
+            return Seat(url, json.loads(made)["link"])
+
+        seats = [seat("gm", "--role", "gm"), seat("anna"), seat("ben")]
+        seats.append(seat("watcher", "--role", "observer"))
+        try:
+            play_a_round(url, *seats)
+        finally:
+            for one in seats:
+                one.http.close()
+
+
+def play_a_round(url: str, gm: Seat, anna: Seat, ben: Seat, watcher: Seat) -> None:
+    # The demo's scene, ended, stays with its outcome; Cara's Deck is empty.
+    assert "Scene s1 (ended)" in watcher.table()
+    assert watcher.forms() == {}
+    assert {"Start a scene", "A character dies for good"} <= set(gm.forms())
+    assert set(anna.forms()) == {"Start a scene"}
+    opened = anna.send("Start a scene", seating=["anna", "ben"], requested_by="anna")
+    assert opened.status_code == 201, opened.text
+    assert set(anna.forms()) == {
+        "Anna bids: define a detail",
+        "Anna bids: strike a card",
+        "Anna bids: restore cards",
+        "Anna bids: create a universe card",
+        "Anna passes",
+    }
+    assert ben.forms() == {}
+    assert "Anna (anna): bid or pass" in ben.table()
+    # Out of turn, a form's post is refused in the CLI's sentence, nothing appended.
+    early = ben.http.post(
+        "/campaigns/gate/bid-and-challenge/conflicts/s2/passes",
+        json={"player": "ben"},
+        headers={"Origin": url, "X-CSRF-Token": ben.csrf},
+    )
+    assert early.status_code == 422, early.text
+    assert "it is anna's turn to bid or pass" in early.json()["message"]
+    made = anna.send(
+        "Anna bids: create a universe card",
+        description="I call the fog",
+        cards=["brawn"],
+        power__card__name="Fog",
+        power__card__value="1d6+1",
+    )
+    assert made.status_code == 201, made.text
+    assert set(ben.forms()) == {"Ben challenges", "Ben passes the challenge"}
+    taken = ben.send("Ben challenges", description="The fog hides me", cards=["dodge"])
+    assert taken.status_code == 201, taken.text
+    assert set(anna.forms()) == {"Anna pushes"}
+    # Recorded dice (the demo's option): the GM writes down the faces, as page.js sends
+    # a list (words).
+    rolled = gm.send("Record the dice (no push)", active_faces=["6"], challenger_faces=["1"])
+    assert rolled.status_code == 201, rolled.text
+    table = watcher.table()
+    assert "anna wins" in table
+    assert "universe card fog 1d6+1 created" in table
+    assert "Your deck" not in table
+    assert "Your deck: Anna" in anna.table()
+    assert "Your deck: Ben" not in anna.table()

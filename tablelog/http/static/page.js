@@ -166,6 +166,18 @@
       return text;
     }
 
+    // A field named `power.card.name` fills a field of an object inside the command (the
+    // object `fixed` may have begun, e.g. a bid's power with its type chosen by the form).
+    function place(body, name, v) {
+      const path = name.split(".");
+      let at = body;
+      for (const part of path.slice(0, -1)) {
+        if (typeof at[part] !== "object" || at[part] === null || Array.isArray(at[part])) { at[part] = {}; }
+        at = at[part];
+      }
+      at[path[path.length - 1]] = v;
+    }
+
     document.addEventListener("submit", async (event) => {
       const form = event.target.closest("form.action");
       if (!form) { return; }
@@ -175,7 +187,7 @@
       const body = JSON.parse(form.dataset.fixed || "{}");
       for (const input of form.querySelectorAll("[name]")) {
         const v = value(input);
-        if (v !== undefined) { body[input.name] = v; }
+        if (v !== undefined) { place(body, input.name, v); }
       }
       const button = form.querySelector("button[type=submit]");
       button.disabled = true;

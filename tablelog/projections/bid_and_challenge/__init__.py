@@ -1,13 +1,14 @@
 """Bid & Challenge's projections: views for `state` and `show`, words for the log, the audit.
 
 Nothing is hidden in this ruleset (cards go into Play face up, rolls are public): every viewer
-sees the same thing, so `hidden_fields` and `hides` have nothing to say.
+sees the same thing, so `hidden_fields` and `hides` have nothing to say. The web page's panels
+and actions are in `page_panels` and `page_actions`.
 """
 
 from __future__ import annotations
 
 from tablelog.events.base import Event
-from tablelog.projections.bid_and_challenge import text, views
+from tablelog.projections.bid_and_challenge import page_actions, page_panels, text, views
 from tablelog.projections.contract import RulesetViews, lazy
 from tablelog.rules.bid_and_challenge.state import BidAndChallengeState
 
@@ -31,4 +32,6 @@ VIEWS = RulesetViews[BidAndChallengeState](
     # Imported when an audit runs: it brings the rules' resolution, which `show` does not need.
     kept_at=views.kept_at,
     auditor=lazy("tablelog.projections.bid_and_challenge.audit", "BidAndChallengeAuditor"),
+    panels=page_panels.panels,
+    actions=page_actions.actions,
 )
