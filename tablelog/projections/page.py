@@ -68,6 +68,23 @@ class Field(msgspec.Struct, frozen=True, kw_only=True):
     default: str | int | bool | None = None
 
 
+class Sealed(msgspec.Struct, frozen=True, kw_only=True):
+    """A hidden choice sent sealed (rules/sealing.py): which play of which round it is.
+
+    On a form that `seals`, the page's script never sends the field `choice`: it picks a
+    salt, sends the commitment over (campaign, conflict, round, side, choice, salt) as the
+    field `commitment`, and keeps choice and salt in the browser. On a form that `opens`,
+    it sends the kept choice (as the field `choice`) and `salt` of the play whose commitment
+    is `commitment`. The commitment is the client's to compute by design; the rules check it.
+    """
+
+    conflict: str
+    round: int
+    side: str
+    choice: str = "card"  # the command's field that holds the hidden choice
+    commitment: str | None = None  # on an opening: the commitment it must match
+
+
 class Action(msgspec.Struct, frozen=True, kw_only=True):
     """A form of one command: `fixed` fields are set already (the conflict, the caller's own
     side), `fields` are asked for. `probe`, when given, is the command as it would be sent
@@ -81,6 +98,8 @@ class Action(msgspec.Struct, frozen=True, kw_only=True):
     probe: Command | None = None
     conflict: str | None = None  # the conflict it belongs to (shown in its panel)
     gm: bool = False  # one of the GM's controls
+    seals: Sealed | None = None  # its choice is sent as a commitment (see `Sealed`)
+    opens: Sealed | None = None  # it sends the opening this browser keeps (see `Sealed`)
 
 
 def role_of(viewer: str | None) -> str:
