@@ -205,32 +205,44 @@
     }
 
     // Checkpoints: every session end's, fetched as the log moves, and the head's on demand.
-    let checkpointsSince = 0;
+    // Where the next look for session ends starts, kept with the checkpoints: a page load
+    // does not read the whole log again.
+    const sinceKey = "tablelog:checkpoints-since:" + campaign;
     let fetchingCheckpoints = false;
+    let serviceKey = null;
     function showKept() {
-      const kept = tablelogSealing.keptCheckpoints(campaign);
-      const last = kept.length ? JSON.parse(kept[kept.length - 1]) : null;
-      document.getElementById("kept-checkpoints").textContent = kept.length
+      const kept = tablelogSealing.keptCheckpoints(campaign).map((line) => JSON.parse(line));
+      const last = kept[kept.length - 1];
+      let text = kept.length
         ? "This browser keeps " + kept.length + " checkpoint(s), the last at seq " + last.seq + "."
         : "No checkpoint kept yet.";
+      const others = serviceKey ? kept.filter((c) => c.key !== serviceKey).length : 0;
+      if (others) { text += " " + others + " of them are signed by another key than the service's now."; }
+      document.getElementById("kept-checkpoints").textContent = text;
     }
+    let checkpointsAgain = false;
     async function fetchCheckpoints() {
-      if (fetchingCheckpoints || signedOut) { return; }
+      if (signedOut) { return; }
+      if (fetchingCheckpoints) { checkpointsAgain = true; return; }  // look once more after
       fetchingCheckpoints = true;
       const upto = seq;
       try {
-        const answer = await fetch(base(campaign) + "/checkpoints?since=" + checkpointsSince, { credentials: "same-origin" });
+        const since = Number(localStorage.getItem(sinceKey)) || 0;
+        const answer = await fetch(base(campaign) + "/checkpoints?since=" + since, { credentials: "same-origin" });
         if (!answer.ok) { return; }
         tablelogSealing.keepCheckpoints(campaign, await answer.json());
-        checkpointsSince = upto + 1;  // the service read at least up to `upto`
+        localStorage.setItem(sinceKey, String(Math.max(since, upto + 1)));  // the service read up to `upto` at least
         showKept();
       } finally {
         fetchingCheckpoints = false;
+        if (checkpointsAgain) { checkpointsAgain = false; fetchCheckpoints(); }
       }
     }
     async function showKey() {
       const answer = await fetch("/key");
-      document.getElementById("service-key").textContent = answer.ok ? (await answer.json()).key : await sentence(answer);
+      if (answer.ok) { serviceKey = (await answer.json()).key; }
+      document.getElementById("service-key").textContent = serviceKey || await sentence(answer);
+      showKept();
     }
 
     document.addEventListener("submit", async (event) => {
