@@ -67,12 +67,13 @@ def check_opening(
     side: str,
     choice: str,
     salt: bytes,
+    what: str = "card",
 ) -> None:
-    """Refuse an opening whose choice and salt do not give the commitment stored."""
+    """Refuse an opening whose choice (a `what`) and salt do not give the commitment stored."""
     if commitment(campaign, conflict, round_number, side, choice, salt).hex() != expected:
         raise RuleViolation(
             f"the opening of {side}'s sealed play in round {round_number} of {conflict} does "
-            f"not match its commitment {expected[:16]}...: a different card or salt than the "
+            f"not match its commitment {expected[:16]}...: a different {what} or salt than the "
             "ones sealed",
             code="bad-opening",
         )
