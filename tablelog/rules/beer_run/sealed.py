@@ -3,9 +3,12 @@ commitment over its content (rules/sealing.py), opened by its owner once every p
 round is in, checked against the commitment, and only then bought (paid, its dice set).
 
 The content committed to is `pool_choice(base, extras)`: `base=` and the base abilities'
-keys, then `;extras=` and the extras' keys, each list in the order given and joined by commas
-(a key has no comma, semicolon or equals sign). The side bound in is the character's key.
-Helping pools stay plain: they are bought and rolled alone, before anyone else's.
+names, then `;extras=` and the extras' names, each as given (spaces around a name trimmed),
+in the order given, joined by commas (the web page's generic encoding of a choice made of
+list fields, `projections/page.py`'s `Sealed`). An opening whose names are no abilities is
+refused like any purchase, so no opening that holds holds a comma, semicolon or equals
+sign. The side bound in is the character's key. Helping pools stay plain: they are bought
+and rolled alone, before anyone else's.
 
 Stated rule for a missing opening, as Improv's: the GM may set a deadline for the round's
 openings; once it has passed, the GM may declare an unopened pool forfeit. It counts as an
@@ -23,16 +26,15 @@ from tablelog.rules.beer_run import commands as c
 from tablelog.rules.beer_run import flow
 from tablelog.rules.beer_run.conflict import assemble_pool
 from tablelog.rules.beer_run.state import BeerRunState, Conflict, Round
-from tablelog.rules.names import player_name
 
 MAX_MINUTES = 60 * 24 * 60  # sixty days, as Improv's
 
 
 def pool_choice(base: list[str], extras: list[str]) -> str:
-    """The text a sealed pool's commitment covers (the module's docstring)."""
-    keys = [player_name(n, "ability name") for n in base]
-    more = [player_name(n, "ability name") for n in extras]
-    return f"base={','.join(keys)};extras={','.join(more)}"
+    """The text a sealed pool's commitment covers (the module's docstring): the names as
+    the player gave them, so that any client (the CLI, the web page's script) computes it
+    from what it sends without knowing the rules' spelling of a name."""
+    return f"base={','.join(n.strip() for n in base)};extras={','.join(n.strip() for n in extras)}"
 
 
 def parse_choice(choice: str) -> tuple[list[str], list[str]]:

@@ -92,7 +92,7 @@ def test_a_sealed_pool_stores_only_its_commitment_until_every_pool_is_in(table: 
     swapped = msgspec.structs.replace(bob.opening(), actor="alice")
     table.refuse(swapped, "bad-opening", RuleViolation)
     opened = only(table.when(alice.opening()), ev.PoolOpened)
-    assert opened.choice == "base=body,mind,kit;extras=brawl"
+    assert opened.choice == "base=Body,Mind,Kit;extras=Brawl"
     assert opened.intensity_cost == 2
     assert table.intensity("Alice") == 8
     table.refuse(alice.opening(), "nothing-sealed", RuleViolation)  # open once
@@ -105,7 +105,7 @@ def test_a_sealed_pool_stores_only_its_commitment_until_every_pool_is_in(table: 
     # An opening rewritten to another pool (hashes recomputed) is named by the audit.
     log = table.log()
     at = next(e.seq for e in log if e.type == "br.pool_opened")
-    event = msgspec.structs.replace(log[at - 1].event(), choice="base=body,mind,kit;extras=")
+    event = msgspec.structs.replace(log[at - 1].event(), choice="base=Body,Mind,Kit;extras=")
     log[at - 1] = msgspec.structs.replace(log[at - 1], payload=encode(event))
     found = account_of(log).discrepancies
     assert found[0].seq == at
