@@ -83,6 +83,10 @@ class Sealed(msgspec.Struct, frozen=True, kw_only=True):
     side: str
     choice: str = "card"  # the command's field that holds the hidden choice
     commitment: str | None = None  # on an opening: the commitment it must match
+    # A choice made of several list fields (a pool's base and extras): the text committed
+    # is `name=v1,v2;name2=v3` over these fields, in this order, each value as typed (split
+    # on spaces and commas); the opening sends each list back. `choice` is then unused.
+    parts: list[str] = []
 
 
 class Action(msgspec.Struct, frozen=True, kw_only=True):

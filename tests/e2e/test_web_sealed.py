@@ -72,6 +72,7 @@ def test_sealed_plays_and_checkpoints_from_the_page(tmp_path: Path) -> None:
             page.on("request", lambda r: sent.append((r.url, r.post_data or "")))
         play_sealed_round(tmp_path, gm, bob, sent)
         keep_checkpoints(tmp_path, gm, bob)
+        buy_sealed_pools(tmp_path, url, browser)
 
 
 def play_sealed_round(cwd: Path, gm: Any, bob: Any, sent: list[tuple[str, str]]) -> None:
@@ -177,3 +178,54 @@ def keep_checkpoints(cwd: Path, gm: Any, bob: Any) -> None:
     lines[0]["hash"] = "11" * 32
     kept.write_text("".join(json.dumps(c) + "\n" for c in lines))
     assert verify(cwd, "--checkpoint", str(kept), "--key", key).returncode == 3
+
+
+def buy_sealed_pools(cwd: Path, url: str, browser: Any) -> None:
+    """Beer Run: ann's and the GM's pools bought sealed from their pages (a commitment over
+    base and extras, as typed), opened by the pages once both are in, then rolled."""
+    tl(
+        cwd,
+        *("campaign", "create", "pub", "--ruleset", "beer-run", "--gm", "gina"),
+        *("--option", "sealed_plays=true", "--option", "dice=recorded"),
+    )
+    for who, name, specs in (
+        ("ann", "Alice", ("Body:Body:d8", "Mind:Mind:d6", "Kit:Kit:d4", "Brawl:Body:d10")),
+        ("gm", "Bob", ("Body:Body:d8", "Resolve:Mind:d6", "Kit:Kit:d6")),
+    ):
+        abilities = [arg for spec in specs for arg in ("-a", spec)]
+        tl(cwd, "beer-run", "character", who, name, *abilities, "-c", "pub")
+    tl(cwd, "beer-run", "open", "--side", "a=alice", "--side", "b=bob", "-c", "pub")
+    tl(cwd, "beer-run", "goal", "c1", "alice", "Bob backs down", "-c", "pub")
+    tl(cwd, "beer-run", "goal", "c1", "bob", "Alice is beaten", "-c", "pub")
+    links = {
+        who: json.loads(
+            tl(cwd, "invite", who, "--link", "--json", "--url", url, "-c", "pub", *role)
+        )["link"]
+        for who, role in (("gina", ("--role", "gm")), ("ann", ()))
+    }
+    gm = sign_in(browser, url, links["gina"], DESKTOP)
+    ann = sign_in(browser, url, links["ann"], PHONE, is_mobile=True, has_touch=True)
+    db = cwd / "t.db"
+
+    def settle() -> None:
+        seq = head_seq(db, "pub")
+        for page in (gm, ann):
+            settled(page, seq)
+
+    assert act(ann, "Buy Alice's pool, sealed", base="Body Mind Kit", extras="Brawl") is None
+    settle()
+    assert not [r for r in raw_rows(db) if "br.pool_assembled" in r or "br.pool_opened" in r]
+    assert act(gm, "Buy Bob's pool, sealed", base="body resolve kit") is None
+    settle()  # both pools in: each page opens its own
+    seq = head_seq(db, "pub")
+    for page in (gm, ann):
+        page.wait_for_selector("form.action legend:has-text('Roll')", timeout=15_000)
+        settled(page, head_seq(db, "pub"))
+    opened = [r for r in raw_rows(db) if "br.pool_opened" in r]
+    assert len(opened) == 2, seq
+    assert "base=Body,Mind,Kit;extras=Brawl" in opened[0] + opened[1]
+    assert act(ann, "Roll Alice's pool", values="7 5 3 2") is None
+    assert act(gm, "Roll Bob's pool", values="7 4 6") is None
+    settle()
+    audit = json.loads(tl(cwd, "audit", "--json", "-c", "pub"))
+    assert audit["ok"] is True, audit

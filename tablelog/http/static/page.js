@@ -170,25 +170,37 @@
     async function sealed(form, body) {
       const d = form.dataset;
       const slot = sealSlot(form);
+      const parts = (d.sealParts || "").split(" ").filter(Boolean);
       if (d.sealMode === "opens") {
         const kept = tablelogSealing.opening(slot, d.sealCommitment);
         if (!kept) {
           return "this browser keeps no opening for " + d.sealSide + "'s sealed card of round " +
             d.sealRound + " of " + d.sealConflict + ": open it from the browser (or the CLI) that played it";
         }
-        body[d.sealChoice] = kept.choice;
+        if (parts.length) {
+          for (const name of parts) { body[name] = kept.parts[name] || []; }
+        } else {
+          body[d.sealChoice] = kept.choice;
+        }
         body.salt = kept.salt;
         return null;
       }
-      const choice = body[d.sealChoice];
-      delete body[d.sealChoice];  // the choice never leaves this browser before the opening
+      let choice = body[d.sealChoice];
+      let values = null;
+      if (parts.length) {  // several list fields: `name=v1,v2;name2=v3` (projections/page.py)
+        values = {};
+        for (const name of parts) { values[name] = body[name] || []; delete body[name]; }
+        choice = parts.map((name) => name + "=" + values[name].join(",")).join(";");
+      } else {
+        delete body[d.sealChoice];  // the choice never leaves this browser before the opening
+      }
       if (!choice) { return "choose the " + d.sealChoice + " to seal first"; }
       if (!tablelogSealing.available()) {
         return "this browser offers no SHA-256 on this page: sealed plays need the page over https (or opened on the service's own machine)";
       }
       const salt = tablelogSealing.newSalt();
       body.commitment = await tablelogSealing.commitment(campaign, d.sealConflict, d.sealRound, d.sealSide, choice, salt);
-      tablelogSealing.keep(slot, body.commitment, choice, salt);  // before sending: a lost answer loses nothing
+      tablelogSealing.keep(slot, body.commitment, choice, salt, values);  // before sending: a lost answer loses nothing
       return null;
     }
 

@@ -61,9 +61,9 @@ const tablelogSealing = (function () {
     try { return JSON.parse(localStorage.getItem(key) || "{}") || {}; } catch (e) { return {}; }
   }
 
-  function keep(key, commitmentHex, choice, salt) {
+  function keep(key, commitmentHex, choice, salt, parts) {
     const found = kept(key);
-    found[commitmentHex] = { choice: choice, salt: hex(salt) };
+    found[commitmentHex] = { choice: choice, salt: hex(salt), parts: parts || null };
     localStorage.setItem(key, JSON.stringify(found));
   }
 

@@ -82,7 +82,7 @@ class SetDifficulty(Command, frozen=True):
 class AssemblePool(Command, frozen=True):
     conflict: str | None
     actor: str
-    base: list[str]  # one ability per category
+    base: list[str] = []  # one ability per category (none when sealed: see `commitment`)
     extras: list[str] = []
     # With the option sealed_plays (a pool bought in the pools phase): the commitment over
     # the pool's content (rules/beer_run/sealed.py), never the content, and the round it binds.
