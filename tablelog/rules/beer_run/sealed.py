@@ -27,8 +27,6 @@ from tablelog.rules.beer_run import flow
 from tablelog.rules.beer_run.conflict import assemble_pool
 from tablelog.rules.beer_run.state import BeerRunState, Conflict, Round
 
-MAX_MINUTES = 60 * 24 * 60  # sixty days, as Improv's
-
 
 def pool_choice(base: list[str], extras: list[str]) -> str:
     """The text a sealed pool's commitment covers (the module's docstring): the names as
@@ -172,12 +170,7 @@ def open_pool(state: BeerRunState, cmd: c.OpenPool) -> list[Event]:
 
 def set_deadline(state: BeerRunState, cmd: c.SetPoolDeadline) -> list[Event]:
     conflict, rnd = _sealed_round(state, cmd.conflict)
-    if not 0 <= cmd.minutes <= MAX_MINUTES:
-        raise InvalidInput(
-            f"a deadline is 0 (now) to {MAX_MINUTES} minutes away; got {cmd.minutes}",
-            code="bad-deadline",
-        )
-    deadline = cmd.now + cmd.minutes * 60_000_000
+    deadline = sealing.deadline_after(cmd.now, cmd.minutes)
     return [ev.PoolDeadlineSet(conflict=conflict.key, round=rnd.number, deadline=deadline)]
 
 
@@ -189,19 +182,9 @@ def forfeit(state: BeerRunState, cmd: c.ForfeitPool) -> list[Event]:
             f"{actor.display} has no unopened sealed pool in round {rnd.number}",
             code="nothing-to-forfeit",
         )
-    if rnd.deadline is None:
-        raise RuleViolation(
-            f"no deadline is set for the openings of round {rnd.number}; set one first "
-            f"(`tablelog beer-run deadline {conflict.key} MINUTES`)",
-            code="no-deadline",
-        )
-    if cmd.now < rnd.deadline:
-        minutes = -(-(rnd.deadline - cmd.now) // 60_000_000)
-        raise RuleViolation(
-            f"the deadline for round {rnd.number}'s openings has not passed: {minutes} "
-            "minute(s) to go",
-            code="deadline-not-passed",
-        )
+    set_one = f"`tablelog beer-run deadline {conflict.key} MINUTES`"
+    sealing.check_deadline_passed(rnd.deadline, cmd.now, rnd.number, set_one)
+    assert rnd.deadline is not None
     return [
         ev.PoolForfeited(
             conflict=conflict.key,
