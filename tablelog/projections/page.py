@@ -106,6 +106,59 @@ class Action(msgspec.Struct, frozen=True, kw_only=True):
     opens: Sealed | None = None  # it sends the opening this browser keeps (see `Sealed`)
 
 
+DEADLINE_MINUTES = 24 * 60  # what the deadline form offers first: a day
+
+
+def deadline_actions(
+    conflict: str,
+    set_deadline: type[Command],
+    forfeit: type[Command],
+    unopened: list[str],
+    deadline_set: bool,
+    *,
+    who: Field,
+    forfeit_title: str,
+) -> list[Action]:
+    """The GM's answer to an opening that never comes (rules/sealing.py's stated rule): the
+    deadline for a round's openings, then, once one is set, the forfeit of a sealed choice
+    still closed (offered without a probe: the rules refuse it, in one sentence, before the
+    deadline has passed). Both commands take `conflict`; the deadline also `minutes`."""
+    if not unopened:
+        return []
+    fixed = {"conflict": conflict}
+    found = [
+        Action(
+            command=set_deadline,
+            title="Set the deadline for the openings",
+            fields=[
+                Field(
+                    name="minutes",
+                    label="minutes from now",
+                    kind="number",
+                    default=DEADLINE_MINUTES,
+                )
+            ],
+            fixed=fixed,
+            probe=set_deadline(conflict=conflict, minutes=DEADLINE_MINUTES),
+            conflict=conflict,
+            gm=True,
+        )
+    ]
+    if deadline_set:
+        chosen = msgspec.structs.replace(who, kind="choice", choices=unopened)
+        found.append(
+            Action(
+                command=forfeit,
+                title=forfeit_title,
+                fields=[chosen],
+                fixed=fixed,
+                conflict=conflict,
+                gm=True,
+            )
+        )
+    return found
+
+
 def role_of(viewer: str | None) -> str:
     """The role a viewer key stands for (`Caller.viewer`): gm, observer or player."""
     if viewer is None or viewer == "gm":

@@ -9,9 +9,7 @@ rules decide every one of these again when it is sent.
 
 from __future__ import annotations
 
-from typing import Any
-
-from tablelog.projections.page import Action, Field, Sealed
+from tablelog.projections.page import Action, Field, Sealed, deadline_actions
 from tablelog.rules.beer_run import commands as c
 from tablelog.rules.beer_run import flow
 from tablelog.rules.beer_run.sealed import sealing_now, unopened
@@ -19,7 +17,6 @@ from tablelog.rules.beer_run.state import BeerRunState, Character, Conflict, Rou
 
 PARTS = ["base", "extras"]  # the command's fields a pool's commitment covers, in this order
 NO_COMMITMENT = "0" * 64  # what a probe seals: the rules check its shape and round only
-DEFAULT_MINUTES = 24 * 60
 
 
 def sealed_buy(
@@ -72,45 +69,19 @@ def openings(
 
 
 def gm_rule(state: BeerRunState, conflict: Conflict) -> list[Action]:
-    """The GM's deadline for the openings and, once one is set, the forfeit (refused, in one
-    sentence, before the deadline has passed)."""
-    rnd = conflict.current if conflict.rounds else None
-    if rnd is None or not unopened(rnd):
+    """The GM's deadline for the round's openings, then the forfeit."""
+    if not conflict.rounds:
         return []
-    key = conflict.key
-    fixed: dict[str, Any] = {"conflict": key}
-    found = [
-        Action(
-            command=c.SetPoolDeadline,
-            title="Set the deadline for the openings",
-            fields=[
-                Field(
-                    name="minutes",
-                    label="minutes from now",
-                    kind="number",
-                    default=DEFAULT_MINUTES,
-                )
-            ],
-            fixed=fixed,
-            probe=c.SetPoolDeadline(conflict=key, minutes=DEFAULT_MINUTES),
-            conflict=key,
-            gm=True,
-        )
-    ]
-    if rnd.deadline is not None:
-        found.append(
-            Action(
-                command=c.ForfeitPool,
-                title="Declare a sealed pool forfeit (deadline passed)",
-                fields=[
-                    Field(name="actor", label="character", kind="choice", choices=unopened(rnd))
-                ],
-                fixed=fixed,
-                conflict=key,
-                gm=True,
-            )
-        )
-    return found
+    rnd = conflict.current
+    return deadline_actions(
+        conflict.key,
+        c.SetPoolDeadline,
+        c.ForfeitPool,
+        unopened(rnd),
+        rnd.deadline is not None,
+        who=Field(name="actor", label="character"),
+        forfeit_title="Declare a sealed pool forfeit (deadline passed)",
+    )
 
 
 def _waiting_round(state: BeerRunState, conflict: Conflict) -> Round | None:

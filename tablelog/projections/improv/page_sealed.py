@@ -11,14 +11,13 @@ comes. The rules decide every one of these again when it is sent.
 from __future__ import annotations
 
 from tablelog.projections.improv.views import next_round
-from tablelog.projections.page import Action, Field, Sealed
+from tablelog.projections.page import Action, Field, Sealed, deadline_actions
 from tablelog.rules.improv import commands as c
 from tablelog.rules.improv.cards import full_deck, pretty
 from tablelog.rules.improv.sealed import unopened
 from tablelog.rules.improv.state import GM, Conflict, Round
 
 NO_COMMITMENT = "0" * 64  # what a probe seals: the rules check its shape and round only
-DEFAULT_MINUTES = 24 * 60
 
 
 def sealed_plays(conflict: Conflict, sides: list[str], owner: str) -> list[Action]:
@@ -77,40 +76,19 @@ def openings(conflict: Conflict, sides: list[str], owner: str) -> list[Action]:
 
 
 def gm_rule(conflict: Conflict) -> list[Action]:
-    """The GM's deadline for the round's openings and, once one is set, the forfeit (which
-    the rules refuse, in one sentence, before the deadline has passed)."""
+    """The GM's deadline for the round's openings, then the forfeit."""
     rnd = conflict.current
-    if rnd is None or rnd.revealed or not unopened(rnd):
+    if rnd is None or rnd.revealed:
         return []
-    key = conflict.key
-    found = [
-        Action(
-            command=c.SetOpeningDeadline,
-            title="Set the deadline for the openings",
-            fields=[
-                Field(
-                    name="minutes", label="minutes from now", kind="number", default=DEFAULT_MINUTES
-                )
-            ],
-            fixed={"conflict": key},
-            probe=c.SetOpeningDeadline(conflict=key, minutes=DEFAULT_MINUTES),
-            conflict=key,
-            gm=True,
-        )
-    ]
-    if rnd.deadline is not None:
-        sides = unopened(rnd)
-        found.append(
-            Action(
-                command=c.ForfeitOpening,
-                title="Declare a side forfeit (deadline passed)",
-                fields=[Field(name="side", label="side", kind="choice", choices=sides)],
-                fixed={"conflict": key},
-                conflict=key,
-                gm=True,
-            )
-        )
-    return found
+    return deadline_actions(
+        conflict.key,
+        c.SetOpeningDeadline,
+        c.ForfeitOpening,
+        unopened(rnd),
+        rnd.deadline is not None,
+        who=Field(name="side", label="side"),
+        forfeit_title="Declare a side forfeit (deadline passed)",
+    )
 
 
 def opening_due(conflict: Conflict) -> list[str]:
