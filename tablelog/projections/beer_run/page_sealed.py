@@ -12,7 +12,7 @@ from __future__ import annotations
 from tablelog.projections.page import Action, Field, Sealed, deadline_actions
 from tablelog.rules.beer_run import commands as c
 from tablelog.rules.beer_run import flow
-from tablelog.rules.beer_run.sealed import sealing_now, unopened
+from tablelog.rules.beer_run.sealed import sealing_now, still_to_buy, unopened
 from tablelog.rules.beer_run.state import BeerRunState, Character, Conflict, Round
 
 PARTS = ["base", "extras"]  # the command's fields a pool's commitment covers, in this order
@@ -88,7 +88,4 @@ def _waiting_round(state: BeerRunState, conflict: Conflict) -> Round | None:
     if not conflict.rounds or flow.phase(state, conflict) != "pools":
         return None
     rnd = conflict.current
-    others = [a for a in rnd.goals if rnd.goals[a].kind != "helping"]
-    if any(a not in rnd.pools and a not in rnd.sealed for a in others):
-        return None
-    return rnd
+    return None if still_to_buy(rnd) else rnd

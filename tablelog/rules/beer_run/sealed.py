@@ -92,6 +92,15 @@ def unopened(rnd: Round) -> list[str]:
     return [a for a in rnd.sealed if a not in rnd.pools]
 
 
+def still_to_buy(rnd: Round) -> list[str]:
+    """The actors whose pool is neither bought nor sealed (helping pools are bought apart)."""
+    return [
+        a
+        for a, goal in rnd.goals.items()
+        if goal.kind != "helping" and a not in rnd.pools and a not in rnd.sealed
+    ]
+
+
 def _sealed_round(state: BeerRunState, given: str | None) -> tuple[Conflict, Round]:
     conflict = flow.open_conflict(state, given)
     rnd = conflict.current if conflict.rounds else None
@@ -127,11 +136,7 @@ def open_pool(state: BeerRunState, cmd: c.OpenPool) -> list[Event]:
             f"{actor.display} has no unopened sealed pool in round {rnd.number}",
             code="nothing-sealed",
         )
-    waiting = [
-        state.characters[a].display
-        for a in rnd.goals
-        if rnd.goals[a].kind != "helping" and a not in rnd.pools and a not in rnd.sealed
-    ]
+    waiting = [state.characters[a].display for a in still_to_buy(rnd)]
     if waiting:
         raise RuleViolation(
             f"pools are opened once every pool is in; still to buy: {', '.join(waiting)}",
