@@ -204,7 +204,8 @@ class PoolSealed(Event, frozen=True, tag="br.pool_sealed"):
 @registered
 class PoolOpened(Event, frozen=True, tag="br.pool_opened"):
     """A sealed pool opened once every pool of the round was in: `choice` and the salt give
-    its commitment; it buys the pool as `PoolAssembled` does (hidden until it is rolled)."""
+    its commitment; it buys the pool as `PoolAssembled` does (hidden until it is rolled), or,
+    when the rules refuse that pool, an empty one (`refused`)."""
 
     sealing: ClassVar[bool] = True
     conflict: str
@@ -215,9 +216,19 @@ class PoolOpened(Event, frozen=True, tag="br.pool_opened"):
     dice: list[Die]
     extras: int
     intensity_cost: int
+    # The rule the pool breaks when the rules refuse what was sealed (a name mistyped, too
+    # little Intensity): the opening holds, and the pool counts as empty (no die, nothing paid).
+    refused: str = ""
     salt: str = ""  # see Event.hidden
 
-    hidden: ClassVar[tuple[str, ...]] = ("choice", "salt_hex", "dice", "extras", "intensity_cost")
+    hidden: ClassVar[tuple[str, ...]] = (
+        "choice",
+        "salt_hex",
+        "dice",
+        "extras",
+        "intensity_cost",
+        "refused",
+    )
 
 
 @registered

@@ -174,7 +174,7 @@
       if (d.sealMode === "opens") {
         const kept = tablelogSealing.opening(slot, d.sealCommitment);
         if (!kept) {
-          return "this browser keeps no opening for " + d.sealSide + "'s sealed card of round " +
+          return "this browser keeps no opening for " + d.sealSide + "'s sealed choice of round " +
             d.sealRound + " of " + d.sealConflict + ": open it from the browser (or the CLI) that played it";
         }
         if (parts.length) {
@@ -194,7 +194,9 @@
       } else {
         delete body[d.sealChoice];  // the choice never leaves this browser before the opening
       }
-      if (!choice) { return "choose the " + d.sealChoice + " to seal first"; }
+      if (!choice || (values && parts.every((name) => !values[name].length))) {
+        return "choose what to seal first";
+      }
       if (!tablelogSealing.available()) {
         return "this browser offers no SHA-256 on this page: sealed plays need the page over https (or opened on the service's own machine)";
       }

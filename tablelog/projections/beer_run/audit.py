@@ -108,7 +108,12 @@ class BeerRunAuditor:
                     seq,
                     "opened",
                     f"{_name(state, event.actor)} opens its sealed pool: the content and salt "
-                    "give its commitment, checked again here",
+                    "give its commitment, checked again here"
+                    + (
+                        f"; the rules refuse that pool ({event.refused}): it counts as empty"
+                        if event.refused
+                        else ""
+                    ),
                 )
             case ev.PoolForfeited():
                 here.note(

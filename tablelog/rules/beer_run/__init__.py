@@ -76,7 +76,8 @@ def decide(state: BeerRunState, command: BeerRunCommand, shuffle: Shuffle) -> li
         case c.AssemblePool():
             return sealed.buy(state, command)
         case c.OpenPool():
-            return sealed.open_pool(state, command)
+            events = sealed.open_pool(state, command)
+            return _then(state, events, command.conflict, rolls.resolve, effects.settle)
         case c.SetPoolDeadline():
             return sealed.set_deadline(state, command)
         case c.ForfeitPool():

@@ -10,6 +10,10 @@ refused like any purchase, so no opening that holds holds a comma, semicolon or 
 sign. The side bound in is the character's key. Helping pools stay plain: they are bought
 and rolled alone, before anyone else's.
 
+An opening that holds but names a pool the rules refuse (a name mistyped, too little
+Intensity left) is taken, and the pool counts as empty (see the forfeit below): a sealed
+mistake cannot be mended once the other pools are in, and must not stall the round.
+
 Stated rule for a missing opening, as Improv's: the GM may set a deadline for the round's
 openings; once it has passed, the GM may declare an unopened pool forfeit. It counts as an
 empty pool, rolled at once: no die, so every pair against it is the padding d1 = 1, and it
@@ -18,7 +22,7 @@ pays nothing. Before the deadline, or without one, the forfeit is refused.
 
 from __future__ import annotations
 
-from tablelog.errors import InvalidInput, RuleViolation
+from tablelog.errors import InvalidInput, RuleViolation, TablelogError
 from tablelog.events import beer_run as ev
 from tablelog.events.base import Event
 from tablelog.rules import sealing
@@ -154,10 +158,25 @@ def open_pool(state: BeerRunState, cmd: c.OpenPool) -> list[Event]:
         salt,
         what="pool",
     )
-    bought = assemble_pool(
-        state,
-        c.AssemblePool(conflict=conflict.key, actor=actor.key, base=cmd.base, extras=cmd.extras),
+    purchase = c.AssemblePool(
+        conflict=conflict.key, actor=actor.key, base=cmd.base, extras=cmd.extras
     )
+    try:
+        bought = assemble_pool(state, purchase)
+    except TablelogError as exc:  # what was sealed is no pool the rules take: an empty one
+        return [
+            ev.PoolOpened(
+                conflict=conflict.key,
+                round=rnd.number,
+                actor=actor.key,
+                choice=choice,
+                salt_hex=salt.hex(),
+                dice=[],
+                extras=0,
+                intensity_cost=0,
+                refused=str(exc),
+            )
+        ]
     pool = bought[0]
     assert isinstance(pool, ev.PoolAssembled)
     opened = ev.PoolOpened(
@@ -223,6 +242,9 @@ def evolve_sealed(
             rnd.sealed[event.actor] = event.commitment
         case ev.PoolOpened():
             rnd.pools[event.actor] = as_bought(event)
+            if event.refused:  # an empty pool, rolled at once (as a forfeit is)
+                rnd.rolls[event.actor] = []
+                rnd.forfeited.append(event.actor)
             state.characters[event.actor].intensity -= event.intensity_cost
         case ev.PoolDeadlineSet():
             rnd.deadline = event.deadline

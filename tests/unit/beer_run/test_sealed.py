@@ -141,3 +141,17 @@ def test_a_pool_never_opened_is_forfeit_after_the_deadline(table: Table, clock: 
     account = account_of(table.log())
     assert account.ok, account.discrepancies
     assert [n.kind for n in account.conflicts[0].sections[0].notes].count("forfeit") == 1
+
+
+def test_a_sealed_pool_the_rules_refuse_opens_as_an_empty_pool(table: Table) -> None:
+    alice = Purse("alice", ["Body", "Mnd", "Kit"])  # a typo, sealed: nobody could see it
+    bob = Purse("bob", ["Body", "Resolve", "Kit"])
+    table.given(alice.buy(), bob.buy())
+    opened = only(table.when(alice.opening()), ev.PoolOpened)
+    assert opened.dice == []
+    assert opened.refused.startswith("unknown-ability: ")
+    assert table.intensity("Alice") == 10  # an empty pool pays nothing
+    table.given(bob.opening(), roll("bob", 7, 4, 6))  # the round plays on
+    assert only(table.events(), ev.RollsCompared).upper_hand == "bob"
+    account = account_of(table.log())
+    assert account.ok, account.discrepancies
