@@ -107,6 +107,7 @@ class Action(msgspec.Struct, frozen=True, kw_only=True):
 
 
 DEADLINE_MINUTES = 24 * 60  # what the deadline form offers first: a day
+NO_COMMITMENT = "0" * 64  # what the probe of a sealed form seals: the rules check its shape
 
 
 def deadline_actions(

@@ -9,14 +9,13 @@ rules decide every one of these again when it is sent.
 
 from __future__ import annotations
 
-from tablelog.projections.page import Action, Field, Sealed, deadline_actions
+from tablelog.projections.page import NO_COMMITMENT, Action, Field, Sealed, deadline_actions
 from tablelog.rules.beer_run import commands as c
 from tablelog.rules.beer_run import flow
 from tablelog.rules.beer_run.sealed import sealing_now, still_to_buy, unopened
 from tablelog.rules.beer_run.state import BeerRunState, Character, Conflict, Round
 
 PARTS = ["base", "extras"]  # the command's fields a pool's commitment covers, in this order
-NO_COMMITMENT = "0" * 64  # what a probe seals: the rules check its shape and round only
 
 
 def sealed_buy(

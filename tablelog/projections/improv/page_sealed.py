@@ -11,13 +11,11 @@ comes. The rules decide every one of these again when it is sent.
 from __future__ import annotations
 
 from tablelog.projections.improv.views import next_round
-from tablelog.projections.page import Action, Field, Sealed, deadline_actions
+from tablelog.projections.page import NO_COMMITMENT, Action, Field, Sealed, deadline_actions
 from tablelog.rules.improv import commands as c
 from tablelog.rules.improv.cards import full_deck, pretty
 from tablelog.rules.improv.sealed import unopened
 from tablelog.rules.improv.state import GM, Conflict, Round
-
-NO_COMMITMENT = "0" * 64  # what a probe seals: the rules check its shape and round only
 
 
 def sealed_plays(conflict: Conflict, sides: list[str], owner: str) -> list[Action]:
