@@ -14,6 +14,17 @@ ENDPOINTS = [
     Endpoint(c.DeclareGoal, "/beer-run/conflicts/{conflict}/goals", "State a goal"),
     Endpoint(c.SetDifficulty, "/beer-run/conflicts/{conflict}/difficulty", "Set a difficulty pool"),
     Endpoint(c.AssemblePool, "/beer-run/conflicts/{conflict}/pools", "Buy a pool"),
+    Endpoint(c.OpenPool, "/beer-run/conflicts/{conflict}/openings", "Open a sealed pool"),
+    Endpoint(
+        c.SetPoolDeadline,
+        "/beer-run/conflicts/{conflict}/deadline",
+        "Set the deadline for the round's openings",
+    ),
+    Endpoint(
+        c.ForfeitPool,
+        "/beer-run/conflicts/{conflict}/forfeits",
+        "Declare a sealed pool that missed the deadline forfeit",
+    ),
     Endpoint(c.Roll, "/beer-run/conflicts/{conflict}/rolls", "Roll (or record) a pool"),
     Endpoint(c.Allocate, "/beer-run/conflicts/{conflict}/allocations", "Allocate pips"),
     Endpoint(c.Cede, "/beer-run/conflicts/{conflict}/cedes", "Cede the conflict"),

@@ -26,6 +26,7 @@ from tablelog.projections.page import (
     Field,
     FieldKind,
     Panel,
+    Sealed,
     generic_panels,
     open_conflicts,
     role_of,
@@ -48,6 +49,8 @@ class Form(msgspec.Struct, frozen=True, kw_only=True):
     fixed: dict[str, Any]
     conflict: str | None
     gm: bool
+    seals: Sealed | None = None
+    opens: Sealed | None = None
 
 
 class Page(msgspec.Struct, frozen=True, kw_only=True):
@@ -199,6 +202,8 @@ def _form(endpoint: Endpoint, action: Action) -> Form:
         fixed={k: v for k, v in action.fixed.items() if k not in endpoint.path_fields},
         conflict=action.conflict,
         gm=action.gm,
+        seals=action.seals,
+        opens=action.opens,
     )
 
 

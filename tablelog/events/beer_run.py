@@ -189,6 +189,71 @@ class PoolAssembled(Event, frozen=True, tag="br.pool_assembled"):
 
 
 @registered
+class PoolSealed(Event, frozen=True, tag="br.pool_sealed"):
+    """A pool bought hidden in a campaign with sealed plays: only the commitment over its
+    content (rules/sealing.py; the choice is `rules/beer_run/sealed.py`'s `pool_choice`) is
+    stored. Nobody, the operator included, learns the pool, nor its price, until it is opened."""
+
+    sealing: ClassVar[bool] = True
+    conflict: str
+    round: int
+    actor: str
+    commitment: str  # 64 hex digits
+
+
+@registered
+class PoolOpened(Event, frozen=True, tag="br.pool_opened"):
+    """A sealed pool opened once every pool of the round was in: `choice` and the salt give
+    its commitment; it buys the pool as `PoolAssembled` does (hidden until it is rolled), or,
+    when the rules refuse that pool, an empty one (`refused`)."""
+
+    sealing: ClassVar[bool] = True
+    conflict: str
+    round: int
+    actor: str
+    choice: str
+    salt_hex: str
+    dice: list[Die]
+    extras: int
+    intensity_cost: int
+    # The rule the pool breaks when the rules refuse what was sealed (a name mistyped, too
+    # little Intensity): the opening holds, and the pool counts as empty (no die, nothing paid).
+    refused: str = ""
+    salt: str = ""  # see Event.hidden
+
+    hidden: ClassVar[tuple[str, ...]] = (
+        "choice",
+        "salt_hex",
+        "dice",
+        "extras",
+        "intensity_cost",
+        "refused",
+    )
+
+
+@registered
+class PoolDeadlineSet(Event, frozen=True, tag="br.pool_deadline_set"):
+    """The GM's deadline (microseconds UTC, the service's clock) for the round's openings."""
+
+    conflict: str
+    round: int
+    deadline: int
+
+
+@registered
+class PoolForfeited(Event, frozen=True, tag="br.pool_forfeited"):
+    """The deadline passed without this sealed pool's opening: it counts as an empty pool,
+    rolled at once (no die: every pair against it is the padding d1 = 1); nothing is paid."""
+
+    sealing: ClassVar[bool] = True
+    conflict: str
+    round: int
+    actor: str
+    deadline: int
+    at: int
+
+
+@registered
 class PoolRolled(Event, frozen=True, tag="br.pool_rolled"):
     """The faces of a pool, in the order of its dice. `difficulty` marks the GM's difficulty
     pool against a helping or situational actor."""

@@ -71,6 +71,27 @@ class Field(msgspec.Struct, frozen=True, kw_only=True):
     default: str | int | bool | None = None
 
 
+class Sealed(msgspec.Struct, frozen=True, kw_only=True):
+    """A hidden choice sent sealed (rules/sealing.py): which play of which round it is.
+
+    On a form that `seals`, the page's script never sends the field `choice`: it picks a
+    salt, sends the commitment over (campaign, conflict, round, side, choice, salt) as the
+    field `commitment`, and keeps choice and salt in the browser. On a form that `opens`,
+    it sends the kept choice (as the field `choice`) and `salt` of the play whose commitment
+    is `commitment`. The commitment is the client's to compute by design; the rules check it.
+    """
+
+    conflict: str
+    round: int
+    side: str
+    choice: str = "card"  # the command's field that holds the hidden choice
+    commitment: str | None = None  # on an opening: the commitment it must match
+    # A choice made of several list fields (a pool's base and extras): the text committed
+    # is `name=v1,v2;name2=v3` over these fields, in this order, each value as typed (split
+    # on spaces and commas); the opening sends each list back. `choice` is then unused.
+    parts: list[str] = []
+
+
 class Action(msgspec.Struct, frozen=True, kw_only=True):
     """A form of one command: `fixed` fields are set already (the conflict, the caller's own
     side), `fields` are asked for. `probe`, when given, is the command as it would be sent
@@ -84,6 +105,62 @@ class Action(msgspec.Struct, frozen=True, kw_only=True):
     probe: Command | None = None
     conflict: str | None = None  # the conflict it belongs to (shown in its panel)
     gm: bool = False  # one of the GM's controls
+    seals: Sealed | None = None  # its choice is sent as a commitment (see `Sealed`)
+    opens: Sealed | None = None  # it sends the opening this browser keeps (see `Sealed`)
+
+
+DEADLINE_MINUTES = 24 * 60  # what the deadline form offers first: a day
+NO_COMMITMENT = "0" * 64  # what the probe of a sealed form seals: the rules check its shape
+
+
+def deadline_actions(
+    conflict: str,
+    set_deadline: type[Command],
+    forfeit: type[Command],
+    unopened: list[str],
+    deadline_set: bool,
+    *,
+    who: Field,
+    forfeit_title: str,
+) -> list[Action]:
+    """The GM's answer to an opening that never comes (rules/sealing.py's stated rule): the
+    deadline for a round's openings, then, once one is set, the forfeit of a sealed choice
+    still closed (offered without a probe: the rules refuse it, in one sentence, before the
+    deadline has passed). Both commands take `conflict`; the deadline also `minutes`."""
+    if not unopened:
+        return []
+    fixed = {"conflict": conflict}
+    found = [
+        Action(
+            command=set_deadline,
+            title="Set the deadline for the openings",
+            fields=[
+                Field(
+                    name="minutes",
+                    label="minutes from now",
+                    kind="number",
+                    default=DEADLINE_MINUTES,
+                )
+            ],
+            fixed=fixed,
+            probe=set_deadline(conflict=conflict, minutes=DEADLINE_MINUTES),
+            conflict=conflict,
+            gm=True,
+        )
+    ]
+    if deadline_set:
+        chosen = msgspec.structs.replace(who, kind="choice", choices=unopened)
+        found.append(
+            Action(
+                command=forfeit,
+                title=forfeit_title,
+                fields=[chosen],
+                fixed=fixed,
+                conflict=conflict,
+                gm=True,
+            )
+        )
+    return found
 
 
 def role_of(viewer: str | None) -> str:

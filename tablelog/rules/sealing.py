@@ -67,12 +67,46 @@ def check_opening(
     side: str,
     choice: str,
     salt: bytes,
+    what: str = "card",
 ) -> None:
-    """Refuse an opening whose choice and salt do not give the commitment stored."""
+    """Refuse an opening whose choice (a `what`) and salt do not give the commitment stored."""
     if commitment(campaign, conflict, round_number, side, choice, salt).hex() != expected:
         raise RuleViolation(
             f"the opening of {side}'s sealed play in round {round_number} of {conflict} does "
-            f"not match its commitment {expected[:16]}...: a different card or salt than the "
+            f"not match its commitment {expected[:16]}...: a different {what} or salt than the "
             "ones sealed",
             code="bad-opening",
+        )
+
+
+# --- the stated rule for an opening that never comes (any ruleset's) ---------------------
+
+MAX_DEADLINE_MINUTES = 60 * 24 * 60  # sixty days: a play-by-post round may take weeks
+
+
+def deadline_after(now: int, minutes: int) -> int:
+    """The GM's deadline for a round's openings, `minutes` after `now` (the service's clock,
+    microseconds UTC)."""
+    if not 0 <= minutes <= MAX_DEADLINE_MINUTES:
+        raise InvalidInput(
+            f"a deadline is 0 (now) to {MAX_DEADLINE_MINUTES} minutes away; got {minutes}",
+            code="bad-deadline",
+        )
+    return now + minutes * 60_000_000
+
+
+def check_deadline_passed(deadline: int | None, now: int, round_number: int, set_one: str) -> None:
+    """Refuse a forfeit without a deadline (`set_one` says how to set it) or before it."""
+    if deadline is None:
+        raise RuleViolation(
+            f"no deadline is set for the openings of round {round_number}; set one first "
+            f"({set_one})",
+            code="no-deadline",
+        )
+    if now < deadline:
+        minutes = -(-(deadline - now) // 60_000_000)
+        raise RuleViolation(
+            f"the deadline for round {round_number}'s openings has not passed: {minutes} "
+            "minute(s) to go",
+            code="deadline-not-passed",
         )

@@ -105,6 +105,8 @@
         const shown = table.querySelector("[data-table-seq]");
         if (shown) { seq = Math.max(seq, Number(shown.dataset.tableSeq)); }
         status.textContent = "Live: up to date at seq " + (shown ? shown.dataset.tableSeq : seq) + ".";
+        openDue();
+        fetchCheckpoints();
       } finally {
         pending = false;
         if (again) { again = false; refresh(); }
@@ -178,6 +180,106 @@
       at[path[path.length - 1]] = v;
     }
 
+    function sealSlot(form) {
+      const d = form.dataset;
+      return tablelogSealing.slot(campaign, d.sealConflict, d.sealRound, d.sealSide);
+    }
+
+    // A sealed form's body as it is sent: a play carries the commitment of its choice (kept
+    // here with its salt), never the choice; an opening carries what this browser kept.
+    // Returns the sentence to show instead of sending, or null.
+    async function sealed(form, body) {
+      const d = form.dataset;
+      const slot = sealSlot(form);
+      const parts = (d.sealParts || "").split(" ").filter(Boolean);
+      if (d.sealMode === "opens") {
+        const kept = tablelogSealing.opening(slot, d.sealCommitment);
+        if (!kept) {
+          return "this browser keeps no opening for " + d.sealSide + "'s sealed choice of round " +
+            d.sealRound + " of " + d.sealConflict + ": open it from the browser (or the CLI) that played it";
+        }
+        if (parts.length) {
+          for (const name of parts) { body[name] = kept.parts[name] || []; }
+        } else {
+          body[d.sealChoice] = kept.choice;
+        }
+        body.salt = kept.salt;
+        return null;
+      }
+      let choice = body[d.sealChoice];
+      let values = null;
+      if (parts.length) {  // several list fields: `name=v1,v2;name2=v3` (projections/page.py)
+        values = {};
+        for (const name of parts) { values[name] = body[name] || []; delete body[name]; }
+        choice = parts.map((name) => name + "=" + values[name].join(",")).join(";");
+      } else {
+        delete body[d.sealChoice];  // the choice never leaves this browser before the opening
+      }
+      if (!choice || (values && parts.every((name) => !values[name].length))) {
+        return "choose what to seal first";
+      }
+      if (!tablelogSealing.available()) {
+        return "this browser offers no SHA-256 on this page: sealed plays need the page over https (or opened on the service's own machine)";
+      }
+      const salt = tablelogSealing.newSalt();
+      body.commitment = await tablelogSealing.commitment(campaign, d.sealConflict, d.sealRound, d.sealSide, choice, salt);
+      tablelogSealing.keep(slot, body.commitment, choice, salt, values);  // before sending: a lost answer loses nothing
+      return null;
+    }
+
+    // An opening this browser keeps is sent as soon as the page offers it (once per page
+    // load: a refusal stays on the form, and its button is there to try again).
+    const tried = new Set();
+    function openDue() {
+      for (const form of table.querySelectorAll('form.action[data-seal-mode="opens"]')) {
+        const key = form.dataset.key + "/" + form.dataset.sealCommitment;
+        if (tried.has(key) || !tablelogSealing.opening(sealSlot(form), form.dataset.sealCommitment)) { continue; }
+        tried.add(key);
+        form.requestSubmit();
+      }
+    }
+
+    // Checkpoints: every session end's, fetched as the log moves, and the head's on demand.
+    // Where the next look for session ends starts, kept with the checkpoints: a page load
+    // does not read the whole log again.
+    const sinceKey = "tablelog:checkpoints-since:" + campaign;
+    let fetchingCheckpoints = false;
+    let serviceKey = null;
+    function showKept() {
+      const kept = tablelogSealing.keptCheckpoints(campaign).map((line) => JSON.parse(line));
+      const last = kept[kept.length - 1];
+      let text = kept.length
+        ? "This browser keeps " + kept.length + " checkpoint(s), the last at seq " + last.seq + "."
+        : "No checkpoint kept yet.";
+      const others = serviceKey ? kept.filter((c) => c.key !== serviceKey).length : 0;
+      if (others) { text += " " + others + " of them are signed by another key than the service's now."; }
+      document.getElementById("kept-checkpoints").textContent = text;
+    }
+    let checkpointsAgain = false;
+    async function fetchCheckpoints() {
+      if (signedOut) { return; }
+      if (fetchingCheckpoints) { checkpointsAgain = true; return; }  // look once more after
+      fetchingCheckpoints = true;
+      const upto = seq;
+      try {
+        const since = Number(localStorage.getItem(sinceKey)) || 0;
+        const answer = await fetch(base(campaign) + "/checkpoints?since=" + since, { credentials: "same-origin" });
+        if (!answer.ok) { return; }
+        tablelogSealing.keepCheckpoints(campaign, await answer.json());
+        localStorage.setItem(sinceKey, String(Math.max(since, upto + 1)));  // the service read up to `upto` at least
+        showKept();
+      } finally {
+        fetchingCheckpoints = false;
+        if (checkpointsAgain) { checkpointsAgain = false; fetchCheckpoints(); }
+      }
+    }
+    async function showKey() {
+      const answer = await fetch("/key");
+      if (answer.ok) { serviceKey = (await answer.json()).key; }
+      document.getElementById("service-key").textContent = serviceKey || await sentence(answer);
+      showKept();
+    }
+
     document.addEventListener("submit", async (event) => {
       const form = event.target.closest("form.action");
       if (!form) { return; }
@@ -192,12 +294,20 @@
       const button = form.querySelector("button[type=submit]");
       button.disabled = true;
       try {
+        const unsent = form.dataset.sealMode ? await sealed(form, body) : null;
+        if (unsent) {
+          error.textContent = unsent;
+          error.hidden = false;
+          error.focus();
+          return;
+        }
         const answer = await fetch(base(campaign) + form.dataset.path, {
           method: "POST", credentials: "same-origin", headers: headers(), body: JSON.stringify(body),
         });
         if (answer.ok) {
           const done = await answer.json();
           seq = Math.max(seq, done.seq || seq);
+          if (form.dataset.sealMode === "opens") { tablelogSealing.forget(sealSlot(form)); }
           form.reset();  // done: what was typed in it is not kept for the next table
           status.textContent = "Done: " + done.events.map((e) => e.text).join("; ");
           await refresh();
@@ -214,6 +324,24 @@
     document.addEventListener("click", async (event) => {
       const target = event.target.closest("button");
       if (!target) { return; }
+      if (target.id === "keep-checkpoint") {
+        const answer = await fetch(base(campaign) + "/checkpoint", { credentials: "same-origin" });
+        if (answer.ok) { tablelogSealing.keepCheckpoints(campaign, [await answer.json()]); showKept(); } else {
+          document.getElementById("kept-checkpoints").textContent = "Could not sign a checkpoint: " + await sentence(answer);
+        }
+        return;
+      }
+      if (target.id === "download-checkpoints") {
+        const kept = tablelogSealing.keptCheckpoints(campaign);
+        const link = document.createElement("a");
+        link.href = URL.createObjectURL(new Blob(kept.map((line) => line + "\n"), { type: "application/x-ndjson" }));
+        link.download = campaign + "-checkpoints.jsonl";
+        document.body.append(link);
+        link.click();
+        link.remove();
+        setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+        return;
+      }
       if (target.id === "sign-out") {
         const answer = await fetch(base(campaign) + "/play/sign-out", { method: "POST", credentials: "same-origin", headers: headers(), body: "{}" });
         ended(answer.ok ? "Signed out. Open a new sign-in link to come back." : "Could not sign out: " + await sentence(answer));
@@ -272,5 +400,9 @@
     });
 
     follow();
+    showKey();
+    showKept();
+    fetchCheckpoints();
+    openDue();
   }
 })();

@@ -16,6 +16,7 @@ from tablelog.projections.account import Discrepancy, Table
 from tablelog.projections.beer_run.check import Checker
 from tablelog.projections.beer_run.text import goal_text, size
 from tablelog.projections.book import Book, Chapter
+from tablelog.rules.beer_run import sealed as rules_sealed
 from tablelog.rules.beer_run.dice import price, reduce
 from tablelog.rules.beer_run.state import DIFFICULTY, BeerRunState
 
@@ -93,6 +94,36 @@ class BeerRunAuditor:
                 )
             case ev.PoolAssembled():
                 here.pending[event.actor] = event  # shown when rolled
+            case ev.PoolSealed():
+                here.note(
+                    f"Round {event.round}",
+                    seq,
+                    "sealed",
+                    f"{_name(state, event.actor)} seals a pool: commitment {event.commitment}",
+                )
+            case ev.PoolOpened():
+                here.pending[event.actor] = rules_sealed.as_bought(event)  # shown when rolled
+                here.note(
+                    f"Round {event.round}",
+                    seq,
+                    "opened",
+                    f"{_name(state, event.actor)} opens its sealed pool: the content and salt "
+                    "give its commitment, checked again here"
+                    + (
+                        f"; the rules refuse that pool ({event.refused}): it counts as empty"
+                        if event.refused
+                        else ""
+                    ),
+                )
+            case ev.PoolForfeited():
+                here.note(
+                    f"Round {event.round}",
+                    seq,
+                    "forfeit",
+                    f"{_name(state, event.actor)}'s sealed pool was not opened by the GM's "
+                    f"deadline ({event.deadline}; declared at {event.at}): it counts as an "
+                    "empty pool",
+                )
             case ev.PoolRolled():
                 self._rolled(state, here, seq, event)
             case ev.RollsCompared():

@@ -22,7 +22,7 @@ from tablelog.events import beer_run as ev
 from tablelog.events.base import Event
 from tablelog.projections.account import Discrepancy
 from tablelog.rules.beer_run import commands as c
-from tablelog.rules.beer_run import conflict, effects, flow, rolls
+from tablelog.rules.beer_run import conflict, effects, flow, rolls, sealed
 from tablelog.rules.beer_run.dice import reduce
 from tablelog.rules.beer_run.state import DIFFICULTY, BeerRunState
 
@@ -66,6 +66,32 @@ class Checker:
                     ),
                 )
                 return made[0]
+            case ev.PoolSealed():
+                found = state.conflicts[event.conflict]
+                cmd = c.AssemblePool(
+                    conflict=event.conflict,
+                    actor=event.actor,
+                    base=[],
+                    commitment=event.commitment,
+                    round=event.round,
+                )
+                return sealed.seal(state, found, cmd)[0]
+            case ev.PoolOpened():
+                base, extras = sealed.parse_choice(event.choice)
+                opening = c.OpenPool(
+                    conflict=event.conflict,
+                    actor=event.actor,
+                    base=base,
+                    extras=extras,
+                    salt=event.salt_hex,
+                )
+                return sealed.open_pool(state, opening)[0]
+            case ev.PoolDeadlineSet():
+                sealed.set_deadline(state, c.SetPoolDeadline(conflict=event.conflict, minutes=0))
+                return None  # the minutes asked for are not stored: only that a pool waited
+            case ev.PoolForfeited():
+                forfeit = c.ForfeitPool(conflict=event.conflict, actor=event.actor, now=event.at)
+                return sealed.forfeit(state, forfeit)[0]
             case ev.PoolRolled():
                 rnd = state.conflicts[event.conflict].current
                 sizes = (

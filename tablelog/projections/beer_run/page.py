@@ -6,7 +6,7 @@ before offering it."""
 
 from __future__ import annotations
 
-from tablelog.projections.beer_run import text, views
+from tablelog.projections.beer_run import page_sealed, text, views
 from tablelog.projections.page import Action, Field, Grid, Panel, role_of
 from tablelog.rules.beer_run import commands as c
 from tablelog.rules.beer_run import flow
@@ -184,26 +184,28 @@ def _conflict_actions(
             )
         if now in ("helping", "pools") and rnd is not None and ch.key in rnd.goals:
             base = _base(ch)
+            fields = [
+                Field(
+                    name="base",
+                    label="base pool (one ability per category)",
+                    kind="list",
+                    default=" ".join(base),
+                    choices=list(ch.abilities),
+                ),
+                Field(
+                    name="extras",
+                    label="extra dice (1, 2, 3… Intensity each)",
+                    kind="list",
+                    required=False,
+                    choices=list(ch.abilities),
+                ),
+            ]
             found.append(
-                Action(
+                page_sealed.sealed_buy(state, conflict, ch, fields, gm)
+                or Action(
                     command=c.AssemblePool,
                     title=f"Buy {ch.display}'s pool",
-                    fields=[
-                        Field(
-                            name="base",
-                            label="base pool (one ability per category)",
-                            kind="list",
-                            default=" ".join(base),
-                            choices=list(ch.abilities),
-                        ),
-                        Field(
-                            name="extras",
-                            label="extra dice (1, 2, 3… Intensity each)",
-                            kind="list",
-                            required=False,
-                            choices=list(ch.abilities),
-                        ),
-                    ],
+                    fields=fields,
                     fixed=fixed,
                     probe=c.AssemblePool(conflict=key, actor=ch.key, base=base),
                     conflict=key,
@@ -242,7 +244,9 @@ def _conflict_actions(
             )
     if now == "effects" and rnd is not None:
         found += _allocation(state, conflict, rnd, {ch.key for ch in mine}, gm=gm)
+    found += page_sealed.openings(state, conflict, inside, gm)
     if gm:
+        found += page_sealed.gm_rule(state, conflict)
         found += _gm_controls(state, conflict, now)
     return found
 

@@ -71,6 +71,20 @@ def describe(event: Event) -> str:
         case ev.PoolAssembled():
             # Never the dice: a line of the log is read by everyone (see visibility).
             return f"{e.conflict} r{e.round}: {e.actor} buys a pool (shown when rolled)"
+        case ev.PoolSealed():
+            return (
+                f"{e.conflict} r{e.round}: {e.actor} buys a sealed pool "
+                f"(commitment {e.commitment[:16]}...)"
+            )
+        case ev.PoolOpened():
+            return f"{e.conflict} r{e.round}: {e.actor} opens its sealed pool (shown when rolled)"
+        case ev.PoolDeadlineSet():
+            return f"{e.conflict} r{e.round}: openings due by {e.deadline} (microseconds UTC)"
+        case ev.PoolForfeited():
+            return (
+                f"{e.conflict} r{e.round}: {e.actor}'s sealed pool was not opened by the "
+                "deadline: forfeit (an empty pool)"
+            )
         case ev.PoolRolled():
             whose = f"the difficulty against {e.actor}" if e.difficulty else e.actor
             faces = " ".join(f"{f.value}/d{f.size}" for f in e.results)

@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 
 from tablelog.projections.beer_run.visibility import pool_hidden
-from tablelog.rules.beer_run import flow
+from tablelog.rules.beer_run import flow, sealed
 from tablelog.rules.beer_run.state import BeerRunState, Character, Conflict, Round
 
 
@@ -123,6 +123,11 @@ def round_view(state: BeerRunState, rnd: Round, viewer: str | None, live: bool) 
             }
             for c in rnd.compared
         ],
+        # Sealed pools (option sealed_plays): each commitment, and who is still to open.
+        "sealed": dict(rnd.sealed),
+        "unopened": sealed.unopened(rnd),
+        "forfeited": list(rnd.forfeited),
+        "deadline": rnd.deadline,
     }
 
 
@@ -134,9 +139,15 @@ def _without(data: Any, *names: str) -> dict[str, Any]:
 def show_view(state: BeerRunState, conflict: Conflict, viewer: str | None) -> dict[str, Any]:
     summary = conflict_summary(state, conflict)
     last = len(conflict.rounds) - 1
+    live = conflict.status == "open" and bool(conflict.rounds)
     return {
         "conflict": conflict.key,
         **summary,
+        "sealed_plays": state.options.sealed_plays,
+        # Whose pool is bought sealed in the round under way (the client seals it).
+        "sealing": [a for a in conflict.current.goals if sealed.sealing_now(state, conflict, a)]
+        if live
+        else [],
         "rounds": [
             round_view(state, rnd, viewer, live=i == last and conflict.status == "open")
             for i, rnd in enumerate(conflict.rounds)

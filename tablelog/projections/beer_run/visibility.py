@@ -40,7 +40,7 @@ def _round(state: BeerRunState, conflict: str, number: int) -> Round | None:
 
 def hidden_fields(event: Event, viewer: str, state: BeerRunState) -> tuple[str, ...]:
     """The fields of `event` that `viewer` may not see, given the state now."""
-    if not isinstance(event, ev.PoolAssembled):
+    if not isinstance(event, ev.PoolAssembled | ev.PoolOpened):
         return ()
     if not pool_hidden(state, _round(state, event.conflict, event.round), event.actor, viewer):
         return ()

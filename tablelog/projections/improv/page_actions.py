@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tablelog.projections.improv import page_sealed
 from tablelog.projections.page import Action, Field, role_of
 from tablelog.rules.common import EndScene, EndSession, StartScene, StartSession
 from tablelog.rules.improv import commands as c
@@ -101,7 +102,10 @@ def _gm_conflict_actions(state: ImprovState, conflict: Conflict) -> list[Action]
     revealed = rnd is not None and rnd.revealed
     unplayed = [s.key for s in stakes if _may_play(conflict, s)]
     if unplayed:
-        found.append(_play(state, conflict, unplayed, GM))
+        found += _plays(state, conflict, unplayed, GM)
+    if state.options.sealed_plays:
+        found += page_sealed.openings(conflict, [s.key for s in stakes], GM)
+        found += page_sealed.gm_rule(conflict)
     if rnd is not None and rnd.plays and not revealed:
         on = list(rnd.plays)
         found.append(
@@ -165,6 +169,12 @@ def _may_play(conflict: Conflict, side: Side) -> bool:
         return side.key not in rnd.plays
     more = conflict.kind == "extended" and rnd.number < conflict.planned_rounds
     return more and not rnd.fate.choices_due
+
+
+def _plays(state: ImprovState, conflict: Conflict, sides: list[str], owner: str) -> list[Action]:
+    if state.options.sealed_plays:  # the card stays in the browser: see page_sealed
+        return page_sealed.sealed_plays(conflict, sides, owner)
+    return [_play(state, conflict, sides, owner)]
 
 
 def _play(state: ImprovState, conflict: Conflict, sides: list[str], owner: str) -> Action:
@@ -321,7 +331,9 @@ def _player_actions(state: ImprovState, player: str) -> list[Action]:
         rnd = conflict.rounds[-1] if conflict.rounds else None
         revealed = rnd is not None and rnd.revealed
         if side is not None and _may_play(conflict, side):
-            found.append(_play(state, conflict, [side.key], player))
+            found += _plays(state, conflict, [side.key], player)
+        if side is not None and state.options.sealed_plays:
+            found += page_sealed.openings(conflict, [side.key], player)
         if rnd is not None and rnd.plays and not revealed:
             on = list(rnd.plays)
             found.append(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from tablelog.errors import TablelogError
-from tablelog.projections.improv import views
+from tablelog.projections.improv import page_sealed, views
 from tablelog.projections.page import Card, Grid, Panel, role_of
 from tablelog.rules.improv.cards import is_red, pretty
 from tablelog.rules.improv.state import GM, Conflict, ImprovState, Round
@@ -117,7 +117,10 @@ def _waiting(conflict: Conflict, current: dict[str, Any] | None) -> list[str]:
         rnd = None  # the next round, which begins with its first card
     # A round not begun yet (the first, or the next): every side still in must play in it.
     playing = rnd if rnd is not None else Round(number=len(conflict.rounds) + 1)
-    return [f"{s.display} ({'GM' if s.gm else s.player})" for s in conflict.still_to_play(playing)]
+    to_play = conflict.still_to_play(playing)
+    if not to_play:  # every card is down: a sealed round waits for its openings
+        return page_sealed.opening_due(conflict)
+    return [f"{s.display} ({'GM' if s.gm else s.player})" for s in to_play]
 
 
 def panels(state: ImprovState, viewer: str | None) -> list[Panel]:

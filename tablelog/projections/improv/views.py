@@ -208,13 +208,14 @@ def show_view(state: ImprovState, conflict: Conflict, viewer: str | None = None)
     if options.sealed_plays:  # the round a card played now goes to, which its seal binds
         view |= {
             "sealed_plays": True,
-            "next_round": _next_round(conflict),
+            "next_round": next_round(conflict),
             "deadline": conflict.current.deadline if conflict.current is not None else None,
         }
     return view
 
 
-def _next_round(conflict: Conflict) -> int:
+def next_round(conflict: Conflict) -> int:
+    """The round a card played now goes to (the round a sealed play binds)."""
     rnd = conflict.current
     if rnd is None:
         return 1

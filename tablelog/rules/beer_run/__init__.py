@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any, assert_never
 
 from tablelog.events.base import Event
-from tablelog.rules.beer_run import authority, conflict, effects, flow, people, rolls
+from tablelog.rules.beer_run import authority, conflict, effects, flow, people, rolls, sealed
 from tablelog.rules.beer_run import commands as c
 from tablelog.rules.beer_run.evolve import BeerRunEvent, evolve, initial
 from tablelog.rules.beer_run.options import BeerRunOptions, check_new
@@ -37,6 +37,9 @@ BeerRunCommand = (
     | c.DeclareGoal
     | c.SetDifficulty
     | c.AssemblePool
+    | c.OpenPool
+    | c.SetPoolDeadline
+    | c.ForfeitPool
     | c.Roll
     | c.Allocate
     | c.Cede
@@ -71,7 +74,15 @@ def decide(state: BeerRunState, command: BeerRunCommand, shuffle: Shuffle) -> li
         case c.SetDifficulty():
             return conflict.set_difficulty(state, command)
         case c.AssemblePool():
-            return conflict.assemble_pool(state, command)
+            return sealed.buy(state, command)
+        case c.OpenPool():
+            events = sealed.open_pool(state, command)
+            return _then(state, events, command.conflict, rolls.resolve, effects.settle)
+        case c.SetPoolDeadline():
+            return sealed.set_deadline(state, command)
+        case c.ForfeitPool():
+            events = sealed.forfeit(state, command)
+            return _then(state, events, command.conflict, rolls.resolve, effects.settle)
         case c.Roll():
             events = rolls.roll(state, command, shuffle)
             return _then(state, events, command.conflict, rolls.resolve, effects.settle)
@@ -131,7 +142,8 @@ RULESET = Ruleset[BeerRunState](
     demo=lazy("tablelog.rules.beer_run.demo", "demo"),
     check_options=check_new,
     # 2: a goal remembers that it was won (Goal.won), so a side's goals are won once each.
-    version=2,
+    # 3: a round keeps its sealed pools, forfeits and deadline (option sealed_plays).
+    version=3,
 )
 
 __all__ = ["RULESET", "BeerRunCommand", "BeerRunEvent", "BeerRunState", "decide", "evolve"]

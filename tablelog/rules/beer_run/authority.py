@@ -22,6 +22,7 @@ _WHAT: dict[type[Command], str] = {
     c.CreateCharacter: "create a character for another player",
     c.DeclareGoal: "declare this character's goal",
     c.AssemblePool: "buy this character's pool",
+    c.OpenPool: "open this character's sealed pool",
     c.Roll: "roll this character's pool",
     c.Allocate: "allocate this character's successes",
     c.Cede: "cede for this character",
@@ -45,7 +46,7 @@ def acting(state: BeerRunState, command: Command) -> str | None:
             except TablelogError:
                 return None
             return GM if key in (GM, state.gm) else key
-        case c.DeclareGoal() | c.AssemblePool() | c.Cede():
+        case c.DeclareGoal() | c.AssemblePool() | c.OpenPool() | c.Cede():
             return _player_of(state, command.actor)
         case c.Allocate():
             return _player_of(state, command.by)
@@ -65,6 +66,8 @@ AUTHORITY = Authority[BeerRunState](
         c.OpenConflict,
         c.SetDifficulty,
         c.EndConflict,
+        c.SetPoolDeadline,
+        c.ForfeitPool,
     ),
     gm_also=(c.CreateCharacter,),
     what=_WHAT,

@@ -9,7 +9,7 @@ from typing import Literal
 
 import msgspec
 
-from tablelog.rules.common import Command
+from tablelog.rules.common import Clocked, Command
 
 
 class AbilitySpec(msgspec.Struct, frozen=True, kw_only=True):
@@ -82,8 +82,36 @@ class SetDifficulty(Command, frozen=True):
 class AssemblePool(Command, frozen=True):
     conflict: str | None
     actor: str
-    base: list[str]  # one ability per category
+    base: list[str] = []  # one ability per category (none when sealed: see `commitment`)
     extras: list[str] = []
+    # With the option sealed_plays (a pool bought in the pools phase): the commitment over
+    # the pool's content (rules/beer_run/sealed.py), never the content, and the round it binds.
+    commitment: str | None = None
+    round: int | None = None
+
+
+class OpenPool(Command, frozen=True):
+    """Open a sealed pool: its content and the salt its commitment was made with."""
+
+    conflict: str | None
+    actor: str
+    base: list[str]
+    salt: str  # 64 hex digits
+    extras: list[str] = []
+
+
+class SetPoolDeadline(Clocked, frozen=True):
+    """The GM's deadline for the openings of the round's sealed pools (minutes from `now`)."""
+
+    conflict: str | None
+    minutes: int
+
+
+class ForfeitPool(Clocked, frozen=True):
+    """After the deadline: a sealed pool never opened counts as an empty pool."""
+
+    conflict: str | None
+    actor: str
 
 
 class Roll(Command, frozen=True):

@@ -10,6 +10,7 @@ from typing import assert_never
 
 from tablelog.events import beer_run as ev
 from tablelog.events.core import AccessReissued, CampaignCreated
+from tablelog.rules.beer_run import sealed
 from tablelog.rules.beer_run.options import BeerRunOptions
 from tablelog.rules.beer_run.state import (
     AbilityDie,
@@ -39,6 +40,10 @@ BeerRunEvent = (
     | ev.GoalDeclared
     | ev.DifficultyPoolSet
     | ev.PoolAssembled
+    | ev.PoolSealed
+    | ev.PoolOpened
+    | ev.PoolDeadlineSet
+    | ev.PoolForfeited
     | ev.PoolRolled
     | ev.RollsCompared
     | ev.SpecialDieUsed
@@ -141,6 +146,8 @@ def evolve(state: BeerRunState, event: BeerRunEvent) -> BeerRunState:
         case ev.PoolAssembled():
             _round(state, event.conflict, event.round).pools[event.actor] = event
             state.characters[event.actor].intensity -= event.intensity_cost
+        case ev.PoolSealed() | ev.PoolOpened() | ev.PoolDeadlineSet() | ev.PoolForfeited():
+            sealed.evolve_sealed(state, _round(state, event.conflict, event.round), event)
         case ev.PoolRolled():
             rnd = _round(state, event.conflict, event.round)
             (rnd.difficulty_rolls if event.difficulty else rnd.rolls)[event.actor] = list(

@@ -60,6 +60,9 @@ class BeerRunOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     damage: Literal["persists", "conflict"] = "persists"
     # Dice are rolled by tablelog (`managed`) or recorded from the table (`recorded`).
     dice: Literal["managed", "recorded"] = "managed"
+    # A pool bought hidden is sealed (commit-reveal, rules/beer_run/sealed.py): the service
+    # stores only a commitment over its content until every pool of the round is in.
+    sealed_plays: bool = False
 
 
 def check_new(options: BeerRunOptions) -> None:

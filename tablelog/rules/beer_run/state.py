@@ -81,6 +81,9 @@ class Round:
     difficulty_rolls: dict[str, list[ev.Face]] = field(default_factory=dict)
     compared: list[Compared] = field(default_factory=list)
     helping_done: bool = False
+    sealed: dict[str, str] = field(default_factory=dict)  # actor -> commitment (sealed_plays)
+    forfeited: list[str] = field(default_factory=list)  # sealed pools never opened
+    deadline: int | None = None  # for the openings, microseconds UTC
 
 
 @dataclass

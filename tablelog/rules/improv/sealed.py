@@ -22,7 +22,7 @@ from tablelog.rules.improv.commands import ForfeitOpening, OpenCard, PlayCard, S
 from tablelog.rules.improv.evolve_conflict import round_of
 from tablelog.rules.improv.state import Conflict, ImprovState, Play, Round, Side
 
-MAX_MINUTES = 60 * 24 * 60  # sixty days: a play-by-post round may take weeks
+MAX_MINUTES = sealing.MAX_DEADLINE_MINUTES
 
 
 def lowest_card(state: ImprovState) -> str:
@@ -105,12 +105,7 @@ def open_card(state: ImprovState, cmd: OpenCard) -> list[Event]:
 
 def set_deadline(state: ImprovState, cmd: SetOpeningDeadline) -> list[Event]:
     conflict, rnd = _sealed_round(state, cmd.conflict)
-    if not 0 <= cmd.minutes <= MAX_MINUTES:
-        raise InvalidInput(
-            f"a deadline is 0 (now) to {MAX_MINUTES} minutes away; got {cmd.minutes}",
-            code="bad-deadline",
-        )
-    deadline = cmd.now + cmd.minutes * 60_000_000
+    deadline = sealing.deadline_after(cmd.now, cmd.minutes)
     return [OpeningDeadlineSet(conflict=conflict.key, round=rnd.number, deadline=deadline)]
 
 
@@ -122,19 +117,9 @@ def forfeit(state: ImprovState, cmd: ForfeitOpening) -> list[Event]:
             f"{side.display} has no unopened sealed card in round {rnd.number}",
             code="nothing-to-forfeit",
         )
-    if rnd.deadline is None:
-        raise RuleViolation(
-            f"no deadline is set for the openings of round {rnd.number}; set one first "
-            f"(`tablelog improv deadline {conflict.key} MINUTES`)",
-            code="no-deadline",
-        )
-    if cmd.now < rnd.deadline:
-        minutes = -(-(rnd.deadline - cmd.now) // 60_000_000)
-        raise RuleViolation(
-            f"the deadline for round {rnd.number}'s openings has not passed: {minutes} "
-            "minute(s) to go",
-            code="deadline-not-passed",
-        )
+    set_one = f"`tablelog improv deadline {conflict.key} MINUTES`"
+    sealing.check_deadline_passed(rnd.deadline, cmd.now, rnd.number, set_one)
+    assert rnd.deadline is not None
     return [
         OpeningForfeited(
             conflict=conflict.key,

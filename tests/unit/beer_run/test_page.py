@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from tablelog.commands.access import Caller
 from tablelog.commands.page import Page, page_of
+from tablelog.projections.page import Sealed
 from tablelog.rules.beer_run import commands as c
 from tablelog.storage import EventStore
 from tests.unit.beer_run.table import Tables, allocate, character, goal, pool, roll
+from tests.unit.beer_run.test_sealed import Purse
 
 
 def page(store: EventStore, player: str, role: str = "player") -> Page:
@@ -49,3 +51,31 @@ def test_each_phase_offers_what_the_round_waits_for(new: Tables) -> None:
     assert table.state.conflicts["c1"].status == "ended"
     assert [p.key for p in page(store, "gm", "gm").panels] == ["characters"]
     assert titles(page(store, "alice")) == []
+
+
+def test_a_sealed_campaign_offers_sealed_pools_then_their_openings(new: Tables) -> None:
+    table = new({"dice": "recorded", "sealed_plays": "true"}).given(
+        character("Alice", "Body:Body:d8", "Mind:Mind:d6", "Kit:Kit:d4"),
+        character("Bob", "Body:Body:d8", "Resolve:Mind:d6", "Kit:Kit:d6", player="gm"),
+        c.OpenConflict(conflict="c1", sides={"heroes": ["Alice"], "thugs": ["Bob"]}),
+        goal("Alice", "Bob"),
+        goal("Bob", "Alice"),
+    )
+    store = table.store
+    buy = next(f for f in page(store, "alice").forms if f.title == "Buy Alice's pool, sealed")
+    assert buy.seals == Sealed(conflict="c1", round=1, side="alice", parts=["base", "extras"])
+    assert buy.fixed == {"actor": "alice", "round": 1}
+    alice, bob = Purse("alice", ["Body", "Mind", "Kit"]), Purse("bob", ["Body", "Resolve", "Kit"])
+    table.given(alice.buy())
+    assert titles(page(store, "alice")) == []  # Bob's pool is not in: nothing to open yet
+    assert "Set the deadline for the openings" in titles(page(store, "gm", "gm"))
+    table.given(bob.buy())
+    (opening,) = [f for f in page(store, "alice").forms if f.opens]
+    assert opening.title == "Open Alice's sealed pool"
+    assert opening.opens is not None
+    assert opening.opens.commitment == alice.commitment
+    assert "Open Alice's sealed pool" not in titles(page(store, "gm", "gm"))
+    table.given(c.SetPoolDeadline(conflict="c1", minutes=0))
+    assert "Declare a sealed pool forfeit (deadline passed)" in titles(page(store, "gm", "gm"))
+    table.given(alice.opening(), bob.opening())
+    assert titles(page(store, "alice")) == ["Roll Alice's pool"]

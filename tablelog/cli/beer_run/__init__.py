@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 
 import typer
 
+from tablelog.cli.beer_run import sealed as beer_run_sealed
 from tablelog.cli.options import CampaignOption, JsonOption
 from tablelog.cli.options import ConflictArg as Conflict
 from tablelog.cli.play import open_conflict, run
@@ -290,7 +291,7 @@ def pool(
     Example: `tablelog beer-run pool c1 alice Body Mind Kit --extra Brawl`
     """
     command = c.AssemblePool(conflict=conflict, actor=actor, base=base, extras=extra or [])
-    run(ctx, campaign, command, ruleset=BEER_RUN)
+    run(ctx, campaign, beer_run_sealed.sealed_pool(ctx, campaign, command), ruleset=BEER_RUN)
 
 
 @app.command("roll")
@@ -366,3 +367,6 @@ def end(
     Example: `tablelog beer-run end c1 --result "Bob flees into the night"`
     """
     run(ctx, campaign, c.EndConflict(conflict=conflict, result=result), ruleset=BEER_RUN)
+
+
+beer_run_sealed.register(app)
