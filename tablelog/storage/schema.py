@@ -132,4 +132,5 @@ rng_seeds = Table(
     Column("seed", LargeBinary(32), nullable=False),
     Column("committed_seq", BigInteger, nullable=False),
     Column("state", String(16), nullable=False),
+    Column("conflict", String(100), nullable=True),  # set when drawn: what ends its secrecy
 )
