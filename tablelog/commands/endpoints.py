@@ -22,6 +22,7 @@ import msgspec
 
 from tablelog import rulesets
 from tablelog.rules.common import Clocked, Command, EndScene, EndSession, StartScene, StartSession
+from tablelog.rules.rng_commands import CloseRequest, Contribute, RevealSeed
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 # In a path, the command's default (the only open conflict): no id can be "~".
@@ -108,6 +109,9 @@ CORE = [
     Endpoint(EndSession, "/sessions/current/end", "End the running session"),
     Endpoint(StartScene, "/scenes", "Start a scene"),
     Endpoint(EndScene, "/scenes/current/end", "End the running scene"),
+    Endpoint(Contribute, "/rng/{request}/contributions", "Contribute to a committed shuffle"),
+    Endpoint(CloseRequest, "/rng/{request}/close", "Close a committed shuffle after its deadline"),
+    Endpoint(RevealSeed, "/rng/{request}/reveal", "Reveal a committed shuffle's server seed"),
 ]
 
 

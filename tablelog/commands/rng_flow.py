@@ -7,7 +7,8 @@ kept in `rng_seeds`, and the command itself) instead. Each awaited player contri
 deadline, the command is decided with the committed shuffle of the server seed and the
 contributions (`rng.drawn`, then the command's own events, in the same transaction). The
 seed is revealed (`rng.revealed`) when the conflict it was drawn for ends, a session ends,
-or the GM asks once that conflict is over. A request with no player to await (no player
+or the GM asks once that conflict is over; a command that logged hidden facts (a deck's
+order, a hand) keeps its seed until the session ends, since its cards may still be in play. A request with no player to await (no player
 holds a token yet) is drawn at once from the server seed alone: logged, so the audit says
 the operator could have chosen it.
 """
@@ -129,16 +130,18 @@ def answer(
 def reveals_due(tx: CampaignTransaction, folded: Folded, written: Sequence[Envelope]) -> Acted:
     """The reveals these events make due: every drawn seed when a session ends, and those
     drawn for a conflict that is no longer open."""
-    drawn = seeds.in_state(tx.connection, tx.head.name, "drawn")
-    if not drawn:
-        return []
     ended = any(getattr(event_class(w.type), "ends_session", False) for w in written)
-    open_ = _open_conflicts(folded)
-    acted: Acted = []
-    for row in drawn:
-        if ended or row.conflict is None or row.conflict not in open_:
-            acted.append(_revealed(tx, row))
-    return acted
+    due = seeds.in_state(tx.connection, tx.head.name, "drawn")
+    if ended:
+        due += seeds.in_state(tx.connection, tx.head.name, "held")
+    if not due:
+        return []
+    open_ = set() if ended else _open_conflicts(folded)
+    return [
+        _revealed(tx, row)
+        for row in sorted(due, key=lambda r: r.committed_seq)
+        if row.conflict is None or row.conflict not in open_
+    ]
 
 
 def _open_conflicts(folded: Folded) -> set[str]:
@@ -158,6 +161,12 @@ def _reveal_asked(tx: CampaignTransaction, folded: Folded, row: seeds.SeedRow) -
         raise RuleViolation(
             f"the seed of request {row.request} is already in the log",
             code="rng-revealed",
+        )
+    if row.state == "held":
+        raise RuleViolation(
+            f"the command of request {row.request} dealt hidden cards that may still be in "
+            "play; its seed is revealed when the session ends",
+            code="rng-held",
         )
     if row.conflict is not None and row.conflict in _open_conflicts(folded):
         raise RuleViolation(
@@ -203,7 +212,11 @@ def _drawn(
         lapsed=lapsed,
         conflict=conflict,
     )
-    seeds.move(tx.connection, tx.head.name, row.request, "drawn", conflict)
+    # A command that logged hidden facts (a deck's order, a hand) may leave cards in play
+    # that its seed would show: held until the session ends. Public outcomes (dice) are
+    # revealed when their conflict ends.
+    held = any(e.hidden for e in events)
+    seeds.move(tx.connection, tx.head.name, row.request, "held" if held else "drawn", conflict)
     by = committed.actor or None
     return [(drawn, by or GM), *((salt(e), by) for e in events)]
 

@@ -20,6 +20,7 @@ from tablelog.events.core import (
     SessionStarted,
 )
 from tablelog.projections.contract import RulesetViews
+from tablelog.projections.rng_text import rng_text
 
 _LOADED: dict[str, RulesetViews[Any]] = {}
 
@@ -66,6 +67,9 @@ def describe(event: Event) -> str:
             return f"scene {event.scene} ended"
         case AccessReissued():
             return reissued_text(event)
+    told = rng_text(event)
+    if told is not None:
+        return told
     # A ruleset's events are defined in the events module its Place names.
     module = type(event).__module__
     place = next((p for p in rulesets.places() if p.events == module), None)

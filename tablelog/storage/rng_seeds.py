@@ -17,7 +17,7 @@ class SeedRow:
     request: str
     seed: bytes
     committed_seq: int
-    state: str  # open, drawn, revealed
+    state: str  # open, drawn, held, revealed
     conflict: str | None = None
 
 

@@ -123,7 +123,8 @@ snapshots = Table(
 # The server seeds of committed shuffles (events/rng.py): only their commitments are in the
 # log until the reveal, so they live here, beside it, never in an export. `committed_seq` is
 # the seq of the request's rng.committed event; `state` is open (awaiting contributions),
-# drawn (its command ran) or revealed (the seed is in the log too).
+# drawn (its command ran), held (it ran and dealt hidden cards: revealed at the session's
+# end) or revealed (the seed is in the log too).
 rng_seeds = Table(
     "rng_seeds",
     metadata,
