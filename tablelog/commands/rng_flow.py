@@ -1,16 +1,16 @@
 """Committed shuffles inside the append (group_commit.py calls in; README, "Committed shuffles").
 
 In a campaign created with `committed_rng=true`, a command that asks for randomness is not
-decided at once: `commit` appends `rng.committed` (the commitment of a fresh server seed,
+decided at once: `decide` appends `rng.committed` (the commitment of a fresh server seed,
 kept in `rng_seeds`, and the command itself) instead. Each awaited player contributes
 (`rng.contributed`); when the last one does, or the GM closes the request after its
 deadline, the command is decided with the committed shuffle of the server seed and the
 contributions (`rng.drawn`, then the command's own events, in the same transaction). The
 seed is revealed (`rng.revealed`) when the conflict it was drawn for ends, a session ends,
 or the GM asks once that conflict is over; a command that logged hidden facts (a deck's
-order, a hand) keeps its seed until the session ends, since its cards may still be in play. A request with no player to await (no player
-holds a token yet) is drawn at once from the server seed alone: logged, so the audit says
-the operator could have chosen it.
+order, a hand) keeps its seed until the session ends, since its cards may still be in
+play. A request with no player to await (no player holds a token yet) is drawn at once
+from the server seed alone: logged, so the audit says the operator could have chosen it.
 """
 
 from __future__ import annotations
