@@ -198,7 +198,7 @@ def _drawn(
     lapsed: str | None = None
     events: list[Event] = []
     try:
-        command = _decoded(folded, committed.command)
+        command = command_of(folded.ruleset, committed.command)
         events = folded.ruleset.decide(folded.state, command, shuffle)
     except TablelogError as exc:  # the table moved on meanwhile: the command lapses
         lapsed = str(exc)
@@ -289,7 +289,8 @@ def _encoded(command: Any) -> str:
     return msgspec.json.encode(body).decode()
 
 
-def _decoded(folded: Folded, text: str) -> Any:
+def command_of(ruleset: Any, text: str) -> Any:
+    """The command a request holds (as `_encoded` wrote it), for `ruleset`."""
     body = msgspec.json.decode(text)
-    kinds = {kind.__name__: kind for kind in folded.ruleset.commands}
+    kinds = {kind.__name__: kind for kind in ruleset.commands}
     return msgspec.convert(body["fields"], kinds[body["command"]])

@@ -33,13 +33,23 @@ class RngReport(msgspec.Struct, frozen=True, kw_only=True):
     first_bad: RngMismatch | None
 
 
+@dataclass(frozen=True)
+class Redraw:
+    """What a drawn command needs to be decided again: its shuffles' seed and the command."""
+
+    seed: bytes
+    command: str
+
+
 @dataclass
 class _Request:
     commitment: str
+    command: str
     contributions: dict[str, bytes] = field(default_factory=dict)
     drawn: list[tuple[int, RngDrawn]] = field(default_factory=list)
     seed: bytes | None = None
     checked: int = 0  # how many of `drawn` have been recomputed
+    seeds: dict[int, bytes] = field(default_factory=dict)  # shuffle seed per drawn seq
 
 
 class _Mismatch(Exception):
@@ -55,6 +65,8 @@ class RngChecker:
     verified: int = 0
     pending: list[str] = field(default_factory=list)
     first_bad: RngMismatch | None = None
+    # Per campaign, the drawn commands whose seed is known, by the seq of their rng.drawn.
+    redraws: dict[str, dict[int, Redraw]] = field(default_factory=dict)
 
     def campaign(self, campaign: str, envelopes: Iterable[Envelope]) -> None:
         if self.first_bad is not None:
@@ -73,6 +85,9 @@ class RngChecker:
                 self.pending.append(f"{campaign}:{name}")
             else:
                 self.verified += 1
+                for seq, seed in request.seeds.items():
+                    redraw = Redraw(seed, request.command)
+                    self.redraws.setdefault(campaign, {})[seq] = redraw
 
     def report(self) -> RngReport:
         return RngReport(
@@ -86,10 +101,10 @@ class RngChecker:
 
 def _take(open_: dict[str, _Request], seq: int, event: object) -> None:
     match event:
-        case RngCommitted(request=name, commitment=commitment):
+        case RngCommitted(request=name, commitment=commitment, command=command):
             if name in open_:
                 raise _Mismatch(seq, f"request {name} is committed twice")
-            open_[name] = _Request(commitment)
+            open_[name] = _Request(commitment, command)
         case RngContributed(request=name, player=player, value=value):
             _known(open_, seq, name).contributions[player] = _bytes(seq, value, "contribution")
         case RngDrawn(request=name):
@@ -136,6 +151,8 @@ def _recompute(request: _Request, name: str) -> None:
                 seq, f"request {name} counts a contribution of {missing[0]}, who gave none"
             )
         seed = rng.shuffle_seed(request.seed, [request.contributions[p] for p in drawn.players])
+        if drawn.lapsed is None:
+            request.seeds[seq] = seed
         wanted = rng.recomputed(seed, [d.cards for d in drawn.draws])
         for index, (draw, order) in enumerate(zip(drawn.draws, wanted, strict=True)):
             if list(draw.order) != order:

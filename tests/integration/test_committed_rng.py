@@ -234,11 +234,18 @@ def swap_order(payload: dict[str, object]) -> None:
     order[0], order[1] = order[1], order[0]
 
 
+def swap_deck(payload: dict[str, object]) -> None:
+    order = payload["order"]
+    assert isinstance(order, list)
+    order[0], order[1] = order[1], order[0]
+
+
 @pytest.mark.parametrize(
     ("kind", "change", "named"),
     [
         ("rng.revealed", flip_seed, "not to its commitment"),
         ("rng.drawn", swap_order, "shuffle 2 of request"),
+        ("improv.deck_shuffled", swap_deck, "improv.deck_shuffled logs order"),
     ],
 )
 def test_verify_rng_recomputes_the_deal_and_names_a_one_byte_change(
