@@ -40,19 +40,19 @@ def run(
         return []
     client = remote(ctx)
     if client is not None:
-        from tablelog.cli.rng import contribute_pending
+        from tablelog.cli.contributing import contribute_pending
 
         name = client.campaign(campaign)
         # A player's client contributes to every committed shuffle awaiting it, before its
         # command and after one that asked for a shuffle of its own (rng_flow.py).
-        written = [] if isinstance(command, RNG_COMMANDS) else contribute_pending(client, name)
+        events = [] if isinstance(command, RNG_COMMANDS) else contribute_pending(client, name)
         result = client.command(name, command)
-        written += [
-            Appended(seq=e["seq"], text=e["text"], conflict=_conflict(e["line"]))
-            for e in result["events"]
-        ]
+        events += result["events"]
         if any(_type(e["line"]) == "rng.committed" for e in result["events"]):
-            written += contribute_pending(client, name)
+            events += contribute_pending(client, name)
+        written = [
+            Appended(seq=e["seq"], text=e["text"], conflict=_conflict(e["line"])) for e in events
+        ]
     else:
         with opened(target(ctx)) as store:
             name = resolve_campaign(store, campaign)

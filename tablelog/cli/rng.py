@@ -3,12 +3,12 @@ reveal. A player's client contributes by itself before every command it sends.""
 
 from __future__ import annotations
 
-import secrets
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 from urllib.parse import quote
 
 import typer
 
+from tablelog.cli.contributing import contribute_pending, fresh_value
 from tablelog.cli.options import CampaignOption, JsonOption, remote, target
 from tablelog.cli.output import emit_json, say
 from tablelog.cli.play import Appended, run
@@ -16,9 +16,6 @@ from tablelog.commands.database import opened, resolve_campaign
 from tablelog.commands.rng_reads import PendingRequest, pending
 from tablelog.rules.names import player_name
 from tablelog.rules.rng_commands import CloseRequest, Contribute, RevealSeed
-
-if TYPE_CHECKING:
-    from tablelog.cli.remote import Client
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -30,24 +27,6 @@ RequestArg = Annotated[str, typer.Argument(help="The request's id (`tablelog rng
 
 def register(holder: typer.Typer) -> None:
     holder.add_typer(app, name="rng")
-
-
-def fresh_value() -> str:
-    """32 random bytes of this client's own, as hex."""
-    return secrets.token_hex(32)
-
-
-def contribute_pending(client: Client, campaign: str) -> list[Appended]:
-    """Contribute to every request still awaiting this client's player (a player's token
-    only: the GM's side knows the server seed, and the service refuses its contributions)."""
-    if client.me().get("role") != "player":
-        return []
-    written: list[Appended] = []
-    for item in client.get(f"/campaigns/{quote(campaign)}/rng/pending"):
-        command = Contribute(request=str(item["request"]), value=fresh_value())
-        result = client.command(campaign, command)
-        written += [Appended(seq=e["seq"], text=e["text"], conflict=None) for e in result["events"]]
-    return written
 
 
 @app.command("contribute")
@@ -71,7 +50,8 @@ def contribute(
     if client is not None:
         from tablelog.cli.play import report
 
-        written = contribute_pending(client, client.campaign(campaign))
+        events = contribute_pending(client, client.campaign(campaign))
+        written = [Appended(seq=e["seq"], text=e["text"], conflict=None) for e in events]
         report(written)
         if not written:
             say("nothing awaits your contribution")
