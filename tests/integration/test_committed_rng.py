@@ -14,6 +14,7 @@ from sqlalchemy import create_engine, select, update
 
 from tablelog.commands import access
 from tablelog.commands.access import Caller
+from tablelog.commands.audit import audit
 from tablelog.commands.campaigns import create_campaign
 from tablelog.commands.table import execute
 from tablelog.errors import Forbidden, RuleViolation
@@ -122,6 +123,11 @@ def test_a_roll_waits_for_every_player_then_draws_from_the_committed_seed(tmp_pa
     # The seed stays secret while the conflict is open; the GM cannot reveal it yet.
     with pytest.raises(RuleViolation, match="still open"):
         execute(store, "pub", RevealSeed(request=committed.request))
+    verdict = audit(store, "pub").conflicts[0].guarantees["committed"]
+    assert verdict.startswith(f"pending: the seed of request {committed.request}")
+    # A drawn request takes no close (nor any late contribution).
+    with pytest.raises(RuleViolation, match="already drawn"):
+        execute(store, "pub", CloseRequest(request=committed.request))
     store.close()
 
 
