@@ -109,9 +109,9 @@ CORE = [
     Endpoint(EndSession, "/sessions/current/end", "End the running session"),
     Endpoint(StartScene, "/scenes", "Start a scene"),
     Endpoint(EndScene, "/scenes/current/end", "End the running scene"),
-    Endpoint(Contribute, "/rng/{request}/contributions", "Contribute to a committed shuffle"),
-    Endpoint(CloseRequest, "/rng/{request}/close", "Close a committed shuffle after its deadline"),
-    Endpoint(RevealSeed, "/rng/{request}/reveal", "Reveal a committed shuffle's server seed"),
+    Endpoint(Contribute, "/rng/contributions", "Contribute to a committed shuffle"),
+    Endpoint(CloseRequest, "/rng/close", "Close a committed shuffle after its deadline"),
+    Endpoint(RevealSeed, "/rng/reveal", "Reveal a committed shuffle's server seed"),
 ]
 
 

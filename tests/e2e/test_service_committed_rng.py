@@ -1,0 +1,140 @@
+"""Committed shuffles through a real `tablelog serve` on 127.0.0.1, played with the CLI client:
+a Beer Run round whose generated dice wait for both players' clients, and an Improv session
+whose managed decks are dealt only once both contributed; the GM's contribution refused."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.e2e.transcript import ok, refused, run
+from tests.support.server import admin_token, running_service
+
+
+@dataclass(frozen=True)
+class Service:
+    url: str
+    db: str
+    cwd: Path
+
+    def client(self, token: str, *args: str) -> str:
+        return ok(self.raw(token, *args))
+
+    def raw(self, token: str, *args: str) -> subprocess.CompletedProcess[str]:
+        return run(self.cwd, "--server", self.url, "--access-token", token, *args)
+
+    def types(self, token: str) -> list[str]:
+        out = self.client(token, "log", "--json")
+        return [json.loads(line)["type"] for line in out.splitlines()]
+
+    def log(self, token: str) -> list[dict[str, Any]]:
+        return [json.loads(line) for line in self.client(token, "log", "--json").splitlines()]
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Iterator[Service]:
+    db = str(tmp_path / "tablelog.db")
+    with running_service(db, tmp_path) as url:
+        yield Service(url=url, db=db, cwd=tmp_path)
+
+
+def table(service: Service, name: str, *options: str) -> tuple[str, str, str]:
+    """A committed campaign with players ann and bert: the GM's token and theirs."""
+    made = service.client(
+        admin_token(service.url),
+        "campaign",
+        "create",
+        name,
+        *options,
+        "-o",
+        "committed_rng=true",
+        "--json",
+    )
+    gm = json.loads(made)["token"]
+    ann = json.loads(service.client(gm, "invite", "ann", "--json"))["token"]
+    bert = json.loads(service.client(gm, "invite", "bert", "--json"))["token"]
+    return gm, ann, bert
+
+
+def test_a_beer_run_round_with_generated_dice_waits_for_both_players(service: Service) -> None:
+    gm, ann, bert = table(service, "pub", "-r", "beer-run")
+    service.client(
+        ann,
+        "beer-run",
+        "character",
+        "ann",
+        "Alice",
+        "-a",
+        "Body:Body:d8",
+        "-a",
+        "Mind:Mind:d6",
+        "-a",
+        "Kit:Kit:d4",
+    )
+    service.client(
+        bert,
+        "beer-run",
+        "character",
+        "bert",
+        "Bob",
+        "-a",
+        "Body:Body:d8",
+        "-a",
+        "Resolve:Mind:d6",
+        "-a",
+        "Kit:Kit:d6",
+    )
+    service.client(gm, "beer-run", "open", "--side", "heroes=alice", "--side", "thugs=bob")
+    service.client(ann, "beer-run", "goal", "c1", "alice", "Bob backs down", "--ability", "Resolve")
+    service.client(bert, "beer-run", "goal", "c1", "bob", "Alice is beaten")
+    service.client(ann, "beer-run", "pool", "c1", "alice", "Body", "Mind", "Kit")
+    service.client(bert, "beer-run", "pool", "c1", "bob", "Body", "Resolve", "Kit")
+    # $ tablelog --access-token GM beer-run roll c1   -> only the commitment
+    said = service.client(gm, "beer-run", "roll", "c1")
+    assert "committed" in said
+    assert "awaiting ann, bert" in said
+    assert "br.pool_rolled" not in service.types(gm)
+    pending = json.loads(service.client(gm, "rng", "pending", "--json"))
+    request = pending[0]["request"]
+    # The GM's contribution is refused (the GM's side chose the server seed), over raw HTTP
+    # and through the CLI; nothing is appended.
+    before = len(service.types(gm))
+    with httpx.Client(base_url=service.url, timeout=30.0) as http:
+        answer = http.post(
+            "/campaigns/pub/rng/contributions",
+            json={"request": request, "value": "ab" * 32},
+            headers={"Authorization": f"Bearer {gm}"},
+        )
+    assert answer.status_code == 403, answer.text
+    assert answer.json()["code"] == "gm-contribution"
+    # Closing it before its deadline is refused too.
+    assert "may be closed from" in refused(service.raw(gm, "rng", "close", request))
+    assert len(service.types(gm)) == before
+    # $ tablelog --access-token ANN rng contribute ; then bert's client, before his command
+    assert "ann contributed" in service.client(ann, "rng", "contribute")
+    assert "nothing awaits" in service.client(ann, "rng", "contribute")
+    said = service.client(bert, "rng", "contribute")
+    assert "bert contributed" in said
+    assert "drawn" in said
+    events = service.log(gm)
+    kinds = [e["type"] for e in events]
+    assert kinds[before:] == [
+        "rng.contributed",
+        "rng.contributed",
+        "rng.drawn",
+        "br.pool_rolled",
+        "br.pool_rolled",
+        "br.rolls_compared",
+    ]
+    drawn = next(e["payload"] for e in events if e["type"] == "rng.drawn")
+    assert drawn["players"] == ["ann", "bert"]
+    rolled = [e["payload"] for e in events if e["type"] == "br.pool_rolled"]
+    tops = [int(d["order"][0]) for d in drawn["draws"]]
+    assert [r["value"] for p in rolled for r in p["results"]] == tops
