@@ -204,6 +204,10 @@ def _drawn(
         lapsed = str(exc)
     conflict = next((c for e in events if (c := e.conflict_id()) is not None), None)
     conflict = conflict or committed.conflict
+    # A command that logged hidden facts (a deck's order, a hand) may leave cards in play
+    # that its seed would show: held until the session ends. Public outcomes (dice) are
+    # revealed when their conflict ends.
+    held = any(e.hidden for e in events)
     drawn = RngDrawn(
         request=row.request,
         players=players,
@@ -211,14 +215,11 @@ def _drawn(
         draws=[RngDraw(cards=list(d.cards), order=list(d.order)) for d in shuffle.draws],
         lapsed=lapsed,
         conflict=conflict,
+        held=held,
     )
-    # A command that logged hidden facts (a deck's order, a hand) may leave cards in play
-    # that its seed would show: held until the session ends. Public outcomes (dice) are
-    # revealed when their conflict ends.
-    held = any(e.hidden for e in events)
     seeds.move(tx.connection, tx.head.name, row.request, "held" if held else "drawn", conflict)
     by = committed.actor or None
-    return [(drawn, by or GM), *((salt(e), by) for e in events)]
+    return [(salt(drawn), by or GM), *((salt(e), by) for e in events)]
 
 
 def _request(tx: CampaignTransaction, row: seeds.SeedRow) -> tuple[RngCommitted, dict[str, bytes]]:

@@ -56,12 +56,24 @@ class RngDrawn(_Beside, frozen=True, tag="rng.drawn"):
     contributed when the GM closed the request; `lapsed` says why the command was refused
     when it finally ran (then nothing else of it is logged)."""
 
+    hidden: ClassVar[tuple[str, ...]] = ("draws",)
+
     request: str
     players: list[str]
     absent: list[str]
     draws: list[RngDraw]
     lapsed: str | None = None
     conflict: str | None = None
+    held: bool = False  # the command logged hidden facts: `draws` would show them
+    salt: str = ""
+
+
+def hidden_fields(event: Event) -> list[str]:
+    """What no viewer of the service sees of a core rng event: the draws of a command that
+    dealt hidden cards (a deck's order, a hand), which its own events hide too."""
+    if isinstance(event, RngDrawn) and event.held:
+        return list(RngDrawn.hidden)
+    return []
 
 
 @registered

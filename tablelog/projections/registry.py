@@ -19,6 +19,7 @@ from tablelog.events.core import (
     SessionEnded,
     SessionStarted,
 )
+from tablelog.events.rng import hidden_fields as rng_hidden
 from tablelog.projections.contract import RulesetViews
 from tablelog.projections.rng_text import rng_text
 
@@ -87,7 +88,7 @@ def redact(
     """The payload as `viewer` may see it given the state now, or None when it may see all of
     it: the ruleset's hidden fields blanked, and the salt with them (with it, the stored hash
     would give the hidden value away)."""
-    hidden = views.hidden_fields(event, viewer, state)
+    hidden = rng_hidden(event) if event.beside_table else views.hidden_fields(event, viewer, state)
     if not hidden:
         return None
     payload = msgspec.to_builtins(event)

@@ -38,6 +38,12 @@ class Service:
         return [json.loads(line) for line in self.client(token, "log", "--json").splitlines()]
 
 
+def local_log(service: Service) -> list[dict[str, Any]]:
+    """`tablelog --db DB log --json`: the operator's own view, nothing hidden."""
+    out = ok(run(service.cwd, "--db", service.db, "log", "--json"))
+    return [json.loads(line) for line in out.splitlines()]
+
+
 @pytest.fixture
 def service(tmp_path: Path) -> Iterator[Service]:
     db = str(tmp_path / "tablelog.db")
@@ -138,3 +144,34 @@ def test_a_beer_run_round_with_generated_dice_waits_for_both_players(service: Se
     rolled = [e["payload"] for e in events if e["type"] == "br.pool_rolled"]
     tops = [int(d["order"][0]) for d in drawn["draws"]]
     assert [r["value"] for p in rolled for r in p["results"]] == tops
+
+
+def test_an_improv_managed_deal_waits_for_both_players_and_is_revealed_at_the_session_end(
+    service: Service,
+) -> None:
+    gm, ann, bert = table(service, "night", "-r", "improv", "--option", "deck_mode=managed")
+    service.client(ann, "improv", "character", "ann", "Kit")
+    service.client(bert, "improv", "character", "bert", "Vex")
+    # $ tablelog --access-token GM session start   -> the deal waits
+    assert "awaiting ann, bert" in service.client(gm, "session", "start")
+    assert "improv.deck_shuffled" not in service.types(gm)
+    assert "ann contributed" in service.client(ann, "rng", "contribute")
+    assert "drawn" in service.client(bert, "rng", "contribute")
+    # No viewer of the service sees the decks' orders in the draws (their own events hide
+    # them too); the operator's log holds both, the same.
+    for token in (gm, ann, bert):
+        seen = next(e["payload"] for e in service.log(token) if e["type"] == "rng.drawn")
+        assert seen["draws"] is None
+        assert seen["salt"] is None
+    events = local_log(service)
+    drawn = next(e["payload"] for e in events if e["type"] == "rng.drawn")
+    decks = [e["payload"]["order"] for e in events if e["type"] == "improv.deck_shuffled"]
+    assert [d["order"] for d in drawn["draws"]] == decks
+    # The decks stay in play all session: the GM cannot reveal the seed before its end.
+    request = drawn["request"]
+    assert "hidden cards" in refused(service.raw(gm, "rng", "reveal", request))
+    said = service.client(gm, "session", "end")
+    assert "server seed revealed" in said
+    # $ tablelog --db DB verify --rng   (the operator's copy: every deal recomputed)
+    out = ok(run(service.cwd, "--db", service.db, "verify", "--rng"))
+    assert "1 committed shuffle request(s) recomputed exactly" in out
