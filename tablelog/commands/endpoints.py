@@ -109,6 +109,10 @@ CORE = [
     Endpoint(EndSession, "/sessions/current/end", "End the running session"),
     Endpoint(StartScene, "/scenes", "Start a scene"),
     Endpoint(EndScene, "/scenes/current/end", "End the running scene"),
+]
+# Committed shuffles (rng_flow.py): core too, but answered only in a campaign that commits
+# its shuffles; tests/e2e/test_service_committed_rng.py is their matrix of who may.
+RNG = [
     Endpoint(Contribute, "/rng/contributions", "Contribute to a committed shuffle"),
     Endpoint(CloseRequest, "/rng/close", "Close a committed shuffle after its deadline"),
     Endpoint(RevealSeed, "/rng/reveal", "Reveal a committed shuffle's server seed"),
@@ -126,7 +130,7 @@ def ruleset_endpoints(ruleset: str) -> list[Endpoint]:
 
 
 def all_endpoints() -> list[Endpoint]:
-    return CORE + [e for name in rulesets.names() for e in ruleset_endpoints(name)]
+    return CORE + RNG + [e for name in rulesets.names() for e in ruleset_endpoints(name)]
 
 
 def endpoint_for(command: Command) -> Endpoint:

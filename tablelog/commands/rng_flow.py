@@ -22,7 +22,7 @@ from typing import Any
 
 import msgspec
 
-from tablelog.commands.access import Caller
+from tablelog.commands.access import Caller, gm_only
 from tablelog.errors import Forbidden, InvalidInput, NotFound, RuleViolation, TablelogError
 from tablelog.events.base import Event, event_class
 from tablelog.events.envelope import Envelope
@@ -93,7 +93,7 @@ def answer(
         raise NotFound(f"campaign {tx.head.name} has no request {command.request!r}")
     committed, given = _request(tx, row)
     if isinstance(command, RevealSeed):
-        _gm_only(caller, "reveal a server seed")
+        gm_only(caller, "reveal a server seed")
         return _reveal_asked(tx, folded, row)
     if row.state != "open":
         raise RuleViolation(
@@ -101,7 +101,7 @@ def answer(
             code="rng-closed",
         )
     if isinstance(command, CloseRequest):
-        _gm_only(caller, "close a request")
+        gm_only(caller, "close a request")
         if command.now < committed.deadline:
             raise RuleViolation(
                 f"request {row.request} may be closed from "
@@ -274,11 +274,6 @@ def _value(text: str) -> bytes:
             code="bad-contribution",
         )
     return value
-
-
-def _gm_only(caller: Caller | None, doing: str) -> None:
-    if caller is not None and caller.role != "gm":
-        raise Forbidden(f"only the GM may {doing}; {caller.player} is a {caller.role}")
 
 
 def _when(micros: int) -> str:

@@ -42,9 +42,9 @@ def parse(core: Mapping[str, str]) -> dict[str, Any]:
     from tablelog.errors import InvalidInput
 
     resolved = parse_options(RngOptions, core, ruleset="tablelog")
-    if not 1 <= resolved.rng_deadline_minutes <= MAX_DEADLINE_MINUTES:
+    if not 0 <= resolved.rng_deadline_minutes <= MAX_DEADLINE_MINUTES:
         raise InvalidInput(
-            f"option rng_deadline_minutes must be from 1 to {MAX_DEADLINE_MINUTES}; "
+            f"option rng_deadline_minutes must be from 0 to {MAX_DEADLINE_MINUTES}; "
             f"got {resolved.rng_deadline_minutes}",
             code="invalid-option",
         )

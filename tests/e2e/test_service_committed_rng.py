@@ -175,3 +175,68 @@ def test_an_improv_managed_deal_waits_for_both_players_and_is_revealed_at_the_se
     # $ tablelog --db DB verify --rng   (the operator's copy: every deal recomputed)
     out = ok(run(service.cwd, "--db", service.db, "verify", "--rng"))
     assert "1 committed shuffle request(s) recomputed exactly" in out
+
+
+def post(service: Service, token: str | None, path: str, body: dict[str, Any]) -> httpx.Response:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    with httpx.Client(base_url=service.url, timeout=30.0) as http:
+        return http.post(f"/campaigns/night{path}", json=body, headers=headers)
+
+
+@pytest.mark.parametrize("deadline", ["0", "60"])
+def test_who_may_contribute_close_and_reveal(service: Service, deadline: str) -> None:
+    gm, ann, bert = table(
+        service,
+        "night",
+        "-r",
+        "improv",
+        "-o",
+        "deck_mode=managed",
+        "-o",
+        f"rng_deadline_minutes={deadline}",
+    )
+    made = post(service, gm, "/players/olga/tokens", {"role": "observer"})
+    olga = made.json()["token"]
+    service.client(ann, "improv", "character", "ann", "Kit")
+    service.client(bert, "improv", "character", "bert", "Vex")
+    service.client(gm, "session", "start")
+    request = json.loads(service.client(gm, "rng", "pending", "--json"))[0]["request"]
+    give = {"request": request, "value": "cd" * 32}
+    refusals = [
+        (gm, "/rng/contributions", give, 403, "gm-contribution"),
+        (olga, "/rng/contributions", give, 403, "observer"),
+        (None, "/rng/contributions", give, 401, "no-token"),
+        (ann, "/rng/contributions", {**give, "player": "bert"}, 403, "not-yours"),
+        (ann, "/rng/contributions", {**give, "value": "cd"}, 422, "bad-contribution"),
+        (ann, "/rng/close", {"request": request}, 403, "gm-only"),
+        (olga, "/rng/close", {"request": request}, 403, "observer"),
+        (ann, "/rng/reveal", {"request": request}, 403, "gm-only"),
+        (gm, "/rng/reveal", {"request": request}, 422, "rng-open"),
+        (gm, "/rng/close", {"request": "nope"}, 404, "not-found"),
+    ]
+    if deadline == "60":
+        refusals.append((gm, "/rng/close", {"request": request}, 422, "rng-deadline"))
+    before = len(local_log(service))
+    for token, path, body, status, code in refusals:
+        answer = post(service, token, path, body)
+        assert (answer.status_code, answer.json()["code"]) == (status, code), (
+            path,
+            body,
+            answer.text,
+        )
+    assert len(local_log(service)) == before
+    assert post(service, ann, "/rng/contributions", give).status_code == 201
+    if deadline == "0":
+        # The deadline has passed: the GM closes it, bert counted absent, the deal made.
+        assert post(service, gm, "/rng/close", {"request": request}).status_code == 201
+        drawn = next(e["payload"] for e in local_log(service) if e["type"] == "rng.drawn")
+        assert (drawn["players"], drawn["absent"]) == (["ann"], ["bert"])
+    else:
+        assert (
+            post(service, bert, "/rng/contributions", {**give, "value": "ef" * 32}).status_code
+            == 201
+        )
+    # Drawn: a late contribution counts for nothing; the deal's seed is held till the end.
+    late = post(service, bert, "/rng/contributions", {**give, "value": "01" * 32})
+    assert late.json()["code"] in ("rng-closed", "not-awaited")
+    assert post(service, gm, "/rng/reveal", {"request": request}).json()["code"] == "rng-held"
