@@ -14,6 +14,7 @@ from tablelog.cli.output import emit_json, say
 from tablelog.cli.play import Appended, run
 from tablelog.commands.database import opened, resolve_campaign
 from tablelog.commands.rng_reads import PendingRequest, pending
+from tablelog.errors import InvalidInput
 from tablelog.rules.names import player_name
 from tablelog.rules.rng_commands import CloseRequest, Contribute, RevealSeed
 
@@ -57,8 +58,10 @@ def contribute(
             say("nothing awaits your contribution")
         return
     if as_player is None:
-        say("name the player with --as on a local database", err=True)
-        raise typer.Exit(1)
+        raise InvalidInput(
+            "on a local database, name the player whose bytes these are with --as PLAYER",
+            code="no-player",
+        )
     player = player_name(as_player)
     with opened(target(ctx)) as store:
         name = resolve_campaign(store, campaign)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tablelog.events.base import Event, event_class
-from tablelog.events.rng import RngDrawn, RngRevealed
+from tablelog.events.rng import RngCommitted, RngDrawn, RngRevealed
 from tablelog.projections.account import Account
 
 
@@ -18,7 +18,8 @@ class _Conflict:
     hidden: int = 0  # events hiding a choice in plain form (salted, not sealed)
     sealed: int = 0  # events of sealed choices
     last: int = 0  # the conflict's last event
-    drawn: set[str] = field(default_factory=set)  # committed shuffles drawn (events/rng.py)
+    committed: set[str] = field(default_factory=set)  # requests committed (events/rng.py)
+    drawn: set[str] = field(default_factory=set)  # ... and drawn
     alone: set[str] = field(default_factory=set)  # ... from the server seed alone
     absent: set[str] = field(default_factory=set)  # ... with a contribution missing
     revealed: set[str] = field(default_factory=set)
@@ -37,7 +38,9 @@ class Fairness:
             return
         found = self.conflicts.setdefault(key, _Conflict())
         found.last = seq
-        if isinstance(event, RngDrawn):
+        if isinstance(event, RngCommitted):
+            found.committed.add(event.request)
+        elif isinstance(event, RngDrawn):
             found.drawn.add(event.request)
             if event.absent:
                 found.absent.add(event.request)
@@ -81,6 +84,9 @@ def _sealed(found: _Conflict, conflict: str, account: Account) -> str:
 
 
 def _committed(found: _Conflict) -> str:
+    awaiting = sorted(found.committed - found.drawn)
+    if awaiting:
+        return f"pending: request {awaiting[0]} awaits the players' contributions"
     if not found.drawn:
         return "not used: no committed shuffle (the campaign option committed_rng)"
     waiting = sorted(found.drawn - found.revealed)
