@@ -14,6 +14,7 @@ from typing import Any
 
 import msgspec
 
+from tablelog.errors import InvalidInput
 from tablelog.rules.options import from_recorded, parse_options, to_record
 
 MAX_DEADLINE_MINUTES = 60 * 24 * 30
@@ -39,8 +40,6 @@ def split(raw: Mapping[str, str]) -> tuple[dict[str, str], dict[str, str]]:
 
 def parse(core: Mapping[str, str]) -> dict[str, Any]:
     """What `campaign.created` records of the core's options: nothing unless turned on."""
-    from tablelog.errors import InvalidInput
-
     resolved = parse_options(RngOptions, core, ruleset="tablelog")
     if not 0 <= resolved.rng_deadline_minutes <= MAX_DEADLINE_MINUTES:
         raise InvalidInput(
