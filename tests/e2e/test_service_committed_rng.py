@@ -44,9 +44,13 @@ def local_log(service: Service) -> list[dict[str, Any]]:
     return [json.loads(line) for line in out.splitlines()]
 
 
-@pytest.fixture
-def service(tmp_path: Path) -> Iterator[Service]:
-    db = str(tmp_path / "tablelog.db")
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgresql)])
+def service(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Service]:
+    if request.param == "sqlite":
+        db = str(tmp_path / "tablelog.db")
+    else:
+        db = request.getfixturevalue("pg_target")
+        ok(run(tmp_path, "--db", db, "db", "upgrade"))
     with running_service(db, tmp_path) as url:
         yield Service(url=url, db=db, cwd=tmp_path)
 
