@@ -112,8 +112,9 @@ def _plain(item: PendingRequest) -> dict[str, Any]:
 
 @app.command("close")
 def close(ctx: typer.Context, request: RequestArg, campaign: CampaignOption = None) -> None:
-    """Close a request after its deadline (GM): missing contributions count as absent and
-    the waiting command runs now.
+    """Close a request after its deadline (GM); its command runs now.
+
+    Missing contributions count as absent, and are logged as such.
 
     Example: `tablelog rng close 5f0c2a9e1b7d4c30`
     """
@@ -122,8 +123,9 @@ def close(ctx: typer.Context, request: RequestArg, campaign: CampaignOption = No
 
 @app.command("reveal")
 def reveal(ctx: typer.Context, request: RequestArg, campaign: CampaignOption = None) -> None:
-    """Reveal a drawn request's server seed (GM) once its conflict is over; it is revealed
-    by itself when the conflict or the session ends.
+    """Reveal a drawn request's server seed (GM) once its conflict is over.
+
+    It is revealed by itself when the conflict ends (a dealt hand's: the session).
 
     Example: `tablelog rng reveal 5f0c2a9e1b7d4c30`
     """
