@@ -8,7 +8,8 @@ deadline, the command is decided with the committed shuffle of the server seed a
 contributions (`rng.drawn`, then the command's own events, in the same transaction). The
 seed is revealed (`rng.revealed`) when the conflict it was drawn for ends, a session ends,
 or the GM asks once that conflict is over; a command that logged hidden facts (a deck's
-order, a hand) keeps its seed until the session ends, since its cards may still be in
+order, a hand) keeps its seed until each of its shuffles has been shuffled again by a later
+one (the same cards or more: a new deck), since until then its cards may still be in
 play. A request with no player to await (no player holds a token yet) is drawn at once
 from the server seed alone: logged, so the audit says the operator could have chosen it.
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -131,17 +133,38 @@ def reveals_due(tx: CampaignTransaction, folded: Folded, written: Sequence[Envel
     """The reveals these events make due: every drawn seed when a session ends, and those
     drawn for a conflict that is no longer open."""
     ended = any(getattr(event_class(w.type), "ends_session", False) for w in written)
-    due = seeds.in_state(tx.connection, tx.head.name, "drawn")
-    if ended:
-        due += seeds.in_state(tx.connection, tx.head.name, "held")
-    if not due:
-        return []
-    open_ = set() if ended else _open_conflicts(folded)
-    return [
-        _revealed(tx, row)
-        for row in sorted(due, key=lambda r: r.committed_seq)
-        if row.conflict is None or row.conflict not in open_
-    ]
+    acted: Acted = []
+    drawn = seeds.in_state(tx.connection, tx.head.name, "drawn")
+    if drawn:
+        open_ = set() if ended else _open_conflicts(folded)
+        acted += [_revealed(tx, r) for r in drawn if r.conflict is None or r.conflict not in open_]
+    fresh = [e for w in written if w.type == "rng.drawn" and isinstance(e := w.event(), RngDrawn)]
+    if fresh:
+        acted += _retired(tx, fresh)
+    return acted
+
+
+def _retired(tx: CampaignTransaction, fresh: list[RngDrawn]) -> Acted:
+    """The held seeds whose every shuffle some later shuffle has covered (the same cards, or
+    more, shuffled again: its orders then say nothing of a card in play) are revealed."""
+    new = [d.cards for e in fresh for d in e.draws]
+    acted: Acted = []
+    for row in seeds.in_state(tx.connection, tx.head.name, "held"):
+        if any(e.request == row.request for e in fresh):
+            continue  # its own shuffles do not retire it
+        left = [cards for cards in row.unretired or [] if not _covered(cards, new)]
+        if left == row.unretired:
+            continue
+        if left:
+            seeds.move(tx.connection, tx.head.name, row.request, "held", unretired=left)
+        else:
+            acted.append(_revealed(tx, row))
+    return acted
+
+
+def _covered(cards: list[str], later: list[list[str]]) -> bool:
+    wanted = Counter(cards)
+    return any(not wanted - Counter(other) for other in later)
 
 
 def _open_conflicts(folded: Folded) -> set[str]:
@@ -165,7 +188,7 @@ def _reveal_asked(tx: CampaignTransaction, folded: Folded, row: seeds.SeedRow) -
     if row.state == "held":
         raise RuleViolation(
             f"the command of request {row.request} dealt hidden cards that may still be in "
-            "play; its seed is revealed when the session ends",
+            "play; its seed is revealed once a later shuffle has replaced each of its decks",
             code="rng-held",
         )
     if row.conflict is not None and row.conflict in _open_conflicts(folded):
@@ -205,8 +228,8 @@ def _drawn(
     conflict = next((c for e in events if (c := e.conflict_id()) is not None), None)
     conflict = conflict or committed.conflict
     # A command that logged hidden facts (a deck's order, a hand) may leave cards in play
-    # that its seed would show: held until the session ends. Public outcomes (dice) are
-    # revealed when their conflict ends.
+    # that its seed would show: held until every one of its shuffles is shuffled again by a
+    # later one (a new deck). Public outcomes (dice) are revealed when their conflict ends.
     held = any(e.hidden for e in events)
     drawn = RngDrawn(
         request=row.request,
@@ -217,7 +240,9 @@ def _drawn(
         conflict=conflict,
         held=held,
     )
-    seeds.move(tx.connection, tx.head.name, row.request, "held" if held else "drawn", conflict)
+    unretired = [list(d.cards) for d in shuffle.draws] if held else None
+    state = "held" if held else "drawn"
+    seeds.move(tx.connection, tx.head.name, row.request, state, conflict, unretired)
     by = committed.actor or None
     return [(salt(drawn), by or GM), *((salt(e), by) for e in events)]
 

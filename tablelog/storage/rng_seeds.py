@@ -3,7 +3,9 @@ campaign's write transaction, and the players a new request awaits (`access_toke
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import Connection, insert, select, update
 
@@ -19,6 +21,7 @@ class SeedRow:
     committed_seq: int
     state: str  # open, drawn, held, revealed
     conflict: str | None = None
+    unretired: list[list[str]] | None = None  # held: its draws not shuffled again yet
 
 
 def keep(conn: Connection, campaign: str, request: str, seed: bytes, committed_seq: int) -> None:
@@ -37,11 +40,7 @@ def seed_of(conn: Connection, campaign: str, request: str) -> SeedRow | None:
     row = conn.execute(
         select(rng_seeds).where(rng_seeds.c.campaign_id == campaign, rng_seeds.c.request == request)
     ).first()
-    return (
-        None
-        if row is None
-        else SeedRow(row.request, row.seed, row.committed_seq, row.state, row.conflict)
-    )
+    return None if row is None else _row(row)
 
 
 def in_state(conn: Connection, campaign: str, state: str) -> list[SeedRow]:
@@ -50,15 +49,27 @@ def in_state(conn: Connection, campaign: str, state: str) -> list[SeedRow]:
         .where(rng_seeds.c.campaign_id == campaign, rng_seeds.c.state == state)
         .order_by(rng_seeds.c.committed_seq)
     )
-    return [SeedRow(r.request, r.seed, r.committed_seq, r.state, r.conflict) for r in rows]
+    return [_row(r) for r in rows]
+
+
+def _row(row: Any) -> SeedRow:
+    unretired = None if row.unretired is None else json.loads(row.unretired)
+    return SeedRow(row.request, row.seed, row.committed_seq, row.state, row.conflict, unretired)
 
 
 def move(
-    conn: Connection, campaign: str, request: str, state: str, conflict: str | None = None
+    conn: Connection,
+    campaign: str,
+    request: str,
+    state: str,
+    conflict: str | None = None,
+    unretired: list[list[str]] | None = None,
 ) -> None:
     changes: dict[str, str] = {"state": state}
     if conflict is not None:
         changes["conflict"] = conflict
+    if unretired is not None:
+        changes["unretired"] = json.dumps(unretired)
     conn.execute(
         update(rng_seeds)
         .where(rng_seeds.c.campaign_id == campaign, rng_seeds.c.request == request)

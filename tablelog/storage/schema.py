@@ -16,6 +16,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    Text,
     UniqueConstraint,
 )
 
@@ -123,8 +124,8 @@ snapshots = Table(
 # The server seeds of committed shuffles (events/rng.py): only their commitments are in the
 # log until the reveal, so they live here, beside it, never in an export. `committed_seq` is
 # the seq of the request's rng.committed event; `state` is open (awaiting contributions),
-# drawn (its command ran), held (it ran and dealt hidden cards: revealed at the session's
-# end) or revealed (the seed is in the log too).
+# drawn (its command ran), held (it ran and dealt hidden cards: revealed once every one of
+# its shuffles was shuffled again) or revealed (the seed is in the log too).
 rng_seeds = Table(
     "rng_seeds",
     metadata,
@@ -134,4 +135,6 @@ rng_seeds = Table(
     Column("committed_seq", BigInteger, nullable=False),
     Column("state", String(16), nullable=False),
     Column("conflict", String(100), nullable=True),  # set when drawn: what ends its secrecy
+    # Held: the card lists of its draws no later draw has shuffled again yet (JSON).
+    Column("unretired", Text, nullable=True),
 )

@@ -27,6 +27,7 @@ def upgrade() -> None:
         sa.Column("committed_seq", sa.BigInteger(), nullable=False),
         sa.Column("state", sa.String(16), nullable=False),
         sa.Column("conflict", sa.String(100), nullable=True),
+        sa.Column("unretired", sa.Text(), nullable=True),
         sa.ForeignKeyConstraint(["campaign_id"], ["campaigns.name"]),
         sa.PrimaryKeyConstraint("campaign_id", "request"),
     )
