@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 from urllib.parse import quote
 
+import msgspec
 import typer
 
 from tablelog.cli.contributing import contribute_pending, fresh_value
@@ -13,7 +14,7 @@ from tablelog.cli.options import CampaignOption, JsonOption, remote, target
 from tablelog.cli.output import emit_json, say
 from tablelog.cli.play import Appended, run
 from tablelog.commands.database import opened, resolve_campaign
-from tablelog.commands.rng_reads import PendingRequest, pending
+from tablelog.commands.rng_reads import pending
 from tablelog.errors import InvalidInput
 from tablelog.rules.names import player_name
 from tablelog.rules.rng_commands import CloseRequest, Contribute, RevealSeed
@@ -88,7 +89,7 @@ def pending_command(
     else:
         with opened(target(ctx)) as store:
             found = pending(store, resolve_campaign(store, campaign))
-        items = [_plain(p) for p in found]
+        items = msgspec.to_builtins(found)
     if json:
         emit_json(items)
         return
@@ -98,16 +99,6 @@ def pending_command(
         say(f"{item['request']}{where}: awaiting {', '.join(awaited)}")
     if not items:
         say("no committed shuffle awaits a contribution")
-
-
-def _plain(item: PendingRequest) -> dict[str, Any]:
-    return {
-        "request": item.request,
-        "conflict": item.conflict,
-        "awaited": item.awaited,
-        "given": item.given,
-        "deadline": item.deadline,
-    }
 
 
 @app.command("close")

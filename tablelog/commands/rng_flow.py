@@ -288,11 +288,8 @@ def _contributor(command: Contribute, caller: Caller | None, committed: RngCommi
 
 
 def _value(text: str) -> bytes:
-    try:
-        value = bytes.fromhex(text)
-    except ValueError:
-        value = b""
-    if len(value) != rng.SEED_BYTES:
+    value = rng.from_hex(text)
+    if value is None:
         raise InvalidInput(
             f"a contribution is {rng.SEED_BYTES} random bytes as {2 * rng.SEED_BYTES} hex "
             f"digits; got {len(text)} characters",

@@ -131,11 +131,8 @@ def _known(open_: dict[str, _Request], seq: int, name: str) -> _Request:
 
 
 def _bytes(seq: int, text: str, what: str) -> bytes:
-    try:
-        value = bytes.fromhex(text)
-    except ValueError:
-        value = b""
-    if len(value) != rng.SEED_BYTES:
+    value = rng.from_hex(text)
+    if value is None:
         raise _Mismatch(seq, f"the {what} {text!r} is not {rng.SEED_BYTES} bytes in hex")
     return value
 

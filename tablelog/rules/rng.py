@@ -27,6 +27,15 @@ STREAM_TAG = b"tablelog/rng/stream/v1\x00"
 _WORD = 2**64
 
 
+def from_hex(text: str) -> bytes | None:
+    """A seed or contribution given as hex: exactly SEED_BYTES bytes, else None."""
+    try:
+        value = bytes.fromhex(text)
+    except ValueError:
+        return None
+    return value if len(value) == SEED_BYTES else None
+
+
 def commitment(server_seed: bytes) -> str:
     """The hex commitment logged before anyone contributes."""
     return hashlib.sha256(COMMIT_TAG + server_seed).hexdigest()
