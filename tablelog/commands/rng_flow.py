@@ -114,6 +114,11 @@ def answer(
         return _drawn(tx, folded, committed, row, given, absent, salt)
     assert isinstance(command, Contribute)
     player = _contributor(command, caller, committed)
+    if player in given:
+        raise RuleViolation(
+            f"{player} has already contributed to request {row.request}; one value each",
+            code="rng-given",
+        )
     value = _value(command.value)
     given[player] = value
     acted: Acted = [

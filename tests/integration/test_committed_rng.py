@@ -98,6 +98,10 @@ def test_a_roll_waits_for_every_player_then_draws_from_the_committed_seed(tmp_pa
     )
     assert types(written) == ["rng.contributed"]
     # A second contribution of ann's, or one of someone not awaited, is refused.
+    with pytest.raises(RuleViolation, match="ann has already contributed"):
+        execute(
+            store, "pub", Contribute(request=committed.request, player="ann", value=mine[1].hex())
+        )
     with pytest.raises(RuleViolation, match="awaits ann, cat, not bob"):
         execute(
             store, "pub", Contribute(request=committed.request, player="bob", value=mine[1].hex())
