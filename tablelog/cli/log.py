@@ -106,12 +106,28 @@ def verify_command(
             show_default=False,
         ),
     ] = None,
+    rng: Annotated[
+        bool,
+        typer.Option(
+            "--rng",
+            help="Also recompute every committed shuffle from its revealed seed and "
+            "contributions, and name the first mismatch (unrevealed ones are pending).",
+        ),
+    ] = False,
 ) -> None:
     """Re-check every campaign's hash chain and sequence; exit 3 on the first break.
 
     Example: `tablelog verify --head 57:3fa2...e9` (the full hash, as an export footer prints
     it), or `tablelog verify --checkpoint bar-fight.jsonl --key 5c1f...` (see `checkpoint`)
     """
+    if rng:
+        if checkpoint is not None or source is not None or head is not None:
+            raise InvalidInput(
+                "--rng checks the database alone; drop --head, --checkpoint and --from",
+                code="bad-verify",
+            )
+        _verify_rng(ctx, campaign, json)
+        return
     if checkpoint is not None or source is not None:
         if head is not None or campaign is not None:
             raise InvalidInput(
@@ -146,6 +162,33 @@ def verify_command(
         bad = report.first_bad
         where = f"campaign {bad.campaign}, seq {bad.seq}" if bad.campaign else "the log"
         say(f"broken: {where}: {bad.reason}", err=True)
+    if not report.ok:
+        raise typer.Exit(EXIT_BROKEN)
+
+
+def _verify_rng(ctx: typer.Context, campaign: str | None, json: bool) -> None:
+    from tablelog.commands.rng_verify import verify_rng
+
+    if remote(ctx) is not None:
+        raise InvalidInput(
+            "--rng reads the database itself; run it on a copy (`tablelog export`, "
+            "`tablelog import`), not through the service",
+            code="bad-verify",
+        )
+    name = campaign_name(campaign) if campaign else None
+    with opened(target(ctx), check_schema=False) as store:
+        report = verify_rng(store, campaign=name)
+    if json:
+        emit_json(report)
+    elif report.first_bad is None:
+        waiting = f"; pending (seed not revealed): {', '.join(report.pending)}"
+        say(
+            f"ok: {report.verified} committed shuffle request(s) recomputed exactly"
+            + (waiting if report.pending else "")
+        )
+    else:
+        bad = report.first_bad
+        say(f"broken: campaign {bad.campaign}, seq {bad.seq}: {bad.reason}", err=True)
     if not report.ok:
         raise typer.Exit(EXIT_BROKEN)
 

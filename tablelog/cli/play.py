@@ -14,6 +14,7 @@ from tablelog.commands.table import execute
 from tablelog.events.envelope import Envelope
 from tablelog.projections.registry import describe
 from tablelog.rules.common import Command
+from tablelog.rules.rng_commands import RNG_COMMANDS
 
 
 class Appended(msgspec.Struct, frozen=True, kw_only=True):
@@ -39,10 +40,18 @@ def run(
         return []
     client = remote(ctx)
     if client is not None:
-        result = client.command(client.campaign(campaign), command)
+        from tablelog.cli.contributing import contribute_pending
+
+        name = client.campaign(campaign)
+        # A player's client contributes to every committed shuffle awaiting it, before its
+        # command and after one that asked for a shuffle of its own (rng_flow.py).
+        events = [] if isinstance(command, RNG_COMMANDS) else contribute_pending(client, name)
+        result = client.command(name, command)
+        events += result["events"]
+        if any(_type(e["line"]) == "rng.committed" for e in result["events"]):
+            events += contribute_pending(client, name)
         written = [
-            Appended(seq=e["seq"], text=e["text"], conflict=_conflict(e["line"]))
-            for e in result["events"]
+            Appended(seq=e["seq"], text=e["text"], conflict=_conflict(e["line"])) for e in events
         ]
     else:
         with opened(target(ctx)) as store:
@@ -57,6 +66,11 @@ def run(
 def appended(envelopes: Sequence[Envelope]) -> list[Appended]:
     events = [(e.seq, e.event()) for e in envelopes]
     return [Appended(seq=s, text=describe(e), conflict=e.conflict_id()) for s, e in events]
+
+
+def _type(line: str) -> str | None:
+    data = msgspec.json.decode(line)
+    return data.get("type") if isinstance(data, dict) else None
 
 
 def _conflict(line: str) -> str | None:

@@ -10,7 +10,7 @@ import msgspec
 from tablelog.commands.access import new_token
 from tablelog.events.core import CampaignCreated
 from tablelog.events.envelope import Envelope, Pending
-from tablelog.rules import registry
+from tablelog.rules import registry, rng_options
 from tablelog.rules.names import campaign_key, campaign_name, gm_name
 from tablelog.rules.options import parse_options, to_record
 from tablelog.storage import EventStore
@@ -49,10 +49,12 @@ def plan_campaign(
     key = campaign_name(name)
     rules = registry.get(ruleset)
     gm_key = gm_name(gm)
-    resolved = parse_options(rules.options_type, options or {}, ruleset=rules.name)
+    own, core = rng_options.split(options or {})
+    resolved = parse_options(rules.options_type, own, ruleset=rules.name)
     if rules.check_options is not None:
         rules.check_options(resolved)
-    return CampaignCreated(campaign=key, ruleset=rules.name, gm=gm_key, options=to_record(resolved))
+    recorded = {**to_record(resolved), **rng_options.parse(core)}
+    return CampaignCreated(campaign=key, ruleset=rules.name, gm=gm_key, options=recorded)
 
 
 def start_campaign(store: EventStore, plan: CampaignCreated) -> Created:

@@ -22,6 +22,7 @@ import msgspec
 
 from tablelog import rulesets
 from tablelog.rules.common import Clocked, Command, EndScene, EndSession, StartScene, StartSession
+from tablelog.rules.rng_commands import CloseRequest, Contribute, RevealSeed
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 # In a path, the command's default (the only open conflict): no id can be "~".
@@ -109,6 +110,13 @@ CORE = [
     Endpoint(StartScene, "/scenes", "Start a scene"),
     Endpoint(EndScene, "/scenes/current/end", "End the running scene"),
 ]
+# Committed shuffles (rng_flow.py): core too, but answered only in a campaign that commits
+# its shuffles; tests/e2e/test_service_committed_rng.py is their matrix of who may.
+RNG = [
+    Endpoint(Contribute, "/rng/contributions", "Contribute to a committed shuffle"),
+    Endpoint(CloseRequest, "/rng/close", "Close a committed shuffle after its deadline"),
+    Endpoint(RevealSeed, "/rng/reveal", "Reveal a committed shuffle's server seed"),
+]
 
 
 @functools.cache
@@ -122,7 +130,7 @@ def ruleset_endpoints(ruleset: str) -> list[Endpoint]:
 
 
 def all_endpoints() -> list[Endpoint]:
-    return CORE + [e for name in rulesets.names() for e in ruleset_endpoints(name)]
+    return CORE + RNG + [e for name in rulesets.names() for e in ruleset_endpoints(name)]
 
 
 def endpoint_for(command: Command) -> Endpoint:

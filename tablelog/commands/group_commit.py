@@ -20,13 +20,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tablelog.commands import state
+from tablelog.commands import rng_flow, state
 from tablelog.commands.access import Caller
 from tablelog.errors import RuleViolation, StorageError
 from tablelog.events.envelope import Envelope, Pending
 from tablelog.projections.fold import Folded, fold_onto
 from tablelog.rules import registry
 from tablelog.rules.common import Command
+from tablelog.rules.rng_commands import RNG_COMMANDS
 from tablelog.storage import CampaignTransaction, EventStore
 
 OnCommit = Callable[[CampaignTransaction, list[Envelope]], None]
@@ -50,6 +51,9 @@ class Order:
     on_begin: OnBegin | None
     on_commit: OnCommit | None
     on_done: OnDone | None
+    # The command draws from `secrets` (not a shuffle a test or a what-if chose): in a
+    # campaign of committed shuffles its randomness waits for the players (rng_flow.py).
+    committable: bool = False
     written: list[Envelope] | None = None
     error: BaseException | None = None
     settled: bool = False
@@ -102,15 +106,19 @@ def _write_together(
     refused: list[tuple[Order, Exception]] = []
     with store.transaction(campaign) as tx:
         folded = state.load_locked(entry, tx)
+        if entry.committed_rng is None:
+            entry.committed_rng = rng_flow.setting(tx).committed_rng
         for order in group:
             try:
-                pending = _decided(tx, folded, order, salt)
+                pending = _decided(tx, folded, order, salt, committed=entry.committed_rng)
             except Exception as exc:  # the order's own refusal: nothing of it is written
                 refused.append((order, exc))
                 continue
             written = tx.append(pending, fresh_ids=True).events
             if written:
                 fold_onto(folded, written)  # the next order decides on the state after these
+                if entry.committed_rng:
+                    written += _reveals(tx, folded, written)
                 entry.hash = written[-1].hash
             if order.on_commit is not None:
                 order.on_commit(tx, written)
@@ -126,10 +134,25 @@ def _write_together(
         _settle(order, error=error)
 
 
-def _decided(tx: CampaignTransaction, folded: Folded, order: Order, salt: Salt) -> list[Pending]:
+def _reveals(tx: CampaignTransaction, folded: Folded, written: list[Envelope]) -> list[Envelope]:
+    """The seeds these events make due for reveal (rng_flow.py), appended after them."""
+    due = rng_flow.reveals_due(tx, folded, written)
+    if not due:
+        return []
+    more = tx.append(_pending(folded, due), fresh_ids=True).events
+    fold_onto(folded, more)
+    return more
+
+
+def _decided(
+    tx: CampaignTransaction, folded: Folded, order: Order, salt: Salt, *, committed: bool
+) -> list[Pending]:
     """What `order` appends on this state, or the exception that refuses it."""
     if order.on_begin is not None:
         order.on_begin(tx)
+    if isinstance(order.command, RNG_COMMANDS):
+        tx.require_seq(order.expected_seq)
+        return _pending(folded, rng_flow.answer(tx, folded, order.command, order.caller, salt))
     rules = folded.ruleset
     if not rules.takes(order.command) or order.ruleset not in (None, rules.name):
         meant = order.ruleset or registry.owner_of(order.command) or "other rulesets'"
@@ -144,14 +167,20 @@ def _decided(tx: CampaignTransaction, folded: Folded, order: Order, salt: Salt) 
             folded.state, order.command, order.caller.player, order.caller.role
         )
         by = by or order.caller.player
-    events = [salt(e) for e in folded.ruleset.decide(folded.state, order.command, order.shuffle)]
+    if committed and order.committable:
+        return _pending(folded, rng_flow.decide(tx, folded, order.command, by, salt))
+    events = folded.ruleset.decide(folded.state, order.command, order.shuffle)
+    return _pending(folded, [(salt(e), by) for e in events])
+
+
+def _pending(folded: Folded, acted: rng_flow.Acted) -> list[Pending]:
     return [
         Pending.of(
             event,
             actor=by or folded.ruleset.actor(folded.state, event),
             event_id=str(uuid.uuid4()),
         )
-        for event in events
+        for event, by in acted
     ]
 
 

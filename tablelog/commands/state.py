@@ -41,6 +41,7 @@ class Entry:
     waiting: deque[Any] = field(default_factory=deque)
     folded: Folded | None = None
     hash: bytes = b""  # the hash of the event at folded.seq
+    committed_rng: bool | None = None  # the campaign's shuffles are committed (None: unread)
     saved: int = -1  # the seq of the stored snapshot, as far as this process knows (-1: unknown)
     # Views built from the state, per viewer, with the (seq, hash) they were built at: the
     # service's readers mostly ask again before anything moves (see `kept_view`).

@@ -85,6 +85,7 @@ def execute(
         on_begin=on_begin,
         on_commit=on_commit,
         on_done=on_done,
+        committable=shuffle is secure_shuffle,
     )
     return place(store, campaign, order, salted)
 

@@ -27,6 +27,9 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
     # True for the events of a sealed hidden choice (rules/sealing.py): its seal, its opening
     # and a forfeit of it. The audit says per conflict whether its hidden choices were sealed.
     sealing: ClassVar[bool] = False
+    # True for core events beside the game (a committed shuffle's commitment, contributions
+    # and reveal: events/rng.py): folds and auditors never hand them to a ruleset.
+    beside_table: ClassVar[bool] = False
 
     @classmethod
     def type_name(cls) -> str:
@@ -75,7 +78,7 @@ def _load_all() -> bool:
 
     from tablelog import rulesets
 
-    wanted = {"tablelog.events.core", *(p.events for p in rulesets.places())}
+    wanted = {"tablelog.events.core", "tablelog.events.rng", *(p.events for p in rulesets.places())}
     new = wanted - _LOADED_MODULES
     for module in sorted(new):
         importlib.import_module(module)

@@ -16,6 +16,7 @@ from tablelog.commands.endpoints import CommandCall, command_of_call
 from tablelog.commands.log import Report, parse_head, verify
 from tablelog.commands.post import post as post_text
 from tablelog.commands.reads import LogItem, ReplayItem, log_items, replay_items
+from tablelog.commands.rng_reads import PendingRequest, pending
 from tablelog.commands.table import state_view_of
 from tablelog.commands.whatif import WhatIfResult, play_whatif
 from tablelog.errors import InvalidInput, NotFound
@@ -261,6 +262,14 @@ def verify_route(
     return verify(store_of(request.app.state), head=expected, campaign=caller.campaign)
 
 
+@get("/campaigns/{campaign:str}/rng/pending", sync_to_thread=True, tags=["reads"])
+def rng_pending_route(request: AnyRequest, campaign: FromPath[str]) -> list[PendingRequest]:
+    """The committed shuffles awaiting contributions: a player's own, or (the GM) all."""
+    caller = caller_for(request, campaign)
+    mine = None if caller.role != "player" else caller.player
+    return pending(store_of(request.app.state), caller.campaign, mine)
+
+
 # Outside the guard of context.py: the health check; creation, which needs no campaign's
 # token (see `may_create`); and the list, which shares its path and signs its caller in itself
 # (it reads no body and no parameter).
@@ -275,6 +284,7 @@ ROUTES = [
     audit_route,
     export,
     verify_route,
+    rng_pending_route,
 ]
 
 __all__ = ["PUBLIC", "ROUTES"]

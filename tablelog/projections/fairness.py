@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tablelog.events.base import Event, event_class
+from tablelog.events.rng import RngCommitted, RngDrawn, RngRevealed
 from tablelog.projections.account import Account
 
 
@@ -17,6 +18,11 @@ class _Conflict:
     hidden: int = 0  # events hiding a choice in plain form (salted, not sealed)
     sealed: int = 0  # events of sealed choices
     last: int = 0  # the conflict's last event
+    committed: set[str] = field(default_factory=set)  # requests committed (events/rng.py)
+    drawn: set[str] = field(default_factory=set)  # ... and drawn
+    alone: set[str] = field(default_factory=set)  # ... from the server seed alone
+    absent: set[str] = field(default_factory=set)  # ... with a contribution missing
+    revealed: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -32,6 +38,16 @@ class Fairness:
             return
         found = self.conflicts.setdefault(key, _Conflict())
         found.last = seq
+        if isinstance(event, RngCommitted):
+            found.committed.add(event.request)
+        elif isinstance(event, RngDrawn):
+            found.drawn.add(event.request)
+            if event.absent:
+                found.absent.add(event.request)
+            elif not event.players:
+                found.alone.add(event.request)
+        elif isinstance(event, RngRevealed):
+            found.revealed.add(event.request)
         if event.sealing:
             found.sealed += 1
         elif event.hidden:
@@ -41,7 +57,7 @@ class Fairness:
         found = self.conflicts.get(conflict, _Conflict())
         return {
             "sealed": _sealed(found, conflict, account),
-            "committed": "not used: tablelog does not commit shuffles and rolls yet",
+            "committed": _committed(found),
             "checkpointed": self._checkpointed(found),
         }
 
@@ -65,3 +81,31 @@ def _sealed(found: _Conflict, conflict: str, account: Account) -> str:
     if found.hidden:
         return "partly: some hidden choices were not sealed"
     return "held: every hidden choice was sealed and opened against its commitment"
+
+
+def _committed(found: _Conflict) -> str:
+    awaiting = sorted(found.committed - found.drawn)
+    if awaiting:
+        return f"pending: request {awaiting[0]} awaits the players' contributions"
+    if not found.drawn:
+        return "not used: no committed shuffle (the campaign option committed_rng)"
+    waiting = sorted(found.drawn - found.revealed)
+    if waiting:
+        return (
+            f"pending: the seed of request {waiting[0]} is not revealed yet; `tablelog verify "
+            "--rng` recomputes its shuffles once it is"
+        )
+    if found.alone:
+        return (
+            f"partly: request {sorted(found.alone)[0]} was drawn from the server seed alone "
+            "(no player held a token to contribute)"
+        )
+    if found.absent:
+        return (
+            f"partly: request {sorted(found.absent)[0]} was closed with contributions "
+            "missing (each absent player is logged)"
+        )
+    return (
+        "held: every shuffle was committed before the players contributed, and its seed "
+        "revealed; `tablelog verify --rng` recomputes each"
+    )

@@ -10,7 +10,7 @@ from typing import Any
 import msgspec
 
 from tablelog.errors import StorageError
-from tablelog.events.base import Event
+from tablelog.events.base import Event, event_class
 from tablelog.events.codec import UndecodableEvent, fast_decoder
 from tablelog.events.core import CampaignCreated
 from tablelog.events.envelope import Envelope
@@ -61,6 +61,9 @@ def _started(envelope: Envelope, event: Event) -> Folded:
 
 
 def _evolve(folded: Folded, envelope: Envelope, event: Event) -> None:
+    if event.beside_table:
+        folded.seq = envelope.seq
+        return
     try:
         folded.state = folded.ruleset.evolve(folded.state, event)
     except (LookupError, ValueError, TypeError, AttributeError, AssertionError) as exc:
@@ -101,6 +104,7 @@ def steps_before(envelopes: Iterable[Envelope]) -> Iterator[tuple[Envelope, Even
 
 
 _UNSEEN: Any = object()
+_BESIDE: Any = object()  # a core event no ruleset folds (Event.beside_table)
 
 
 def fold_onto(folded: Folded, envelopes: Iterable[Envelope]) -> None:
@@ -118,7 +122,10 @@ def fold_onto(folded: Folded, envelopes: Iterable[Envelope]) -> None:
             key = (envelope.type, envelope.schema_version)
             decoder = decoders.get(key, _UNSEEN)
             if decoder is _UNSEEN:
-                decoder = decoders[key] = fast_decoder(*key)
+                beside = getattr(event_class(envelope.type), "beside_table", False)
+                decoder = decoders[key] = _BESIDE if beside else fast_decoder(*key)
+            if decoder is _BESIDE:
+                continue
             event = decoded(envelope) if decoder is None else decoder.decode(envelope.payload)
             state = evolve(state, event)
     except (msgspec.DecodeError, msgspec.ValidationError):

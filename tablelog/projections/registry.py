@@ -19,7 +19,9 @@ from tablelog.events.core import (
     SessionEnded,
     SessionStarted,
 )
+from tablelog.events.rng import hidden_fields as rng_hidden
 from tablelog.projections.contract import RulesetViews
+from tablelog.projections.rng_text import rng_text
 
 _LOADED: dict[str, RulesetViews[Any]] = {}
 
@@ -66,6 +68,9 @@ def describe(event: Event) -> str:
             return f"scene {event.scene} ended"
         case AccessReissued():
             return reissued_text(event)
+    told = rng_text(event)
+    if told is not None:
+        return told
     # A ruleset's events are defined in the events module its Place names.
     module = type(event).__module__
     place = next((p for p in rulesets.places() if p.events == module), None)
@@ -83,7 +88,7 @@ def redact(
     """The payload as `viewer` may see it given the state now, or None when it may see all of
     it: the ruleset's hidden fields blanked, and the salt with them (with it, the stored hash
     would give the hidden value away)."""
-    hidden = views.hidden_fields(event, viewer, state)
+    hidden = rng_hidden(event) if event.beside_table else views.hidden_fields(event, viewer, state)
     if not hidden:
         return None
     payload = msgspec.to_builtins(event)

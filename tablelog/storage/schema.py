@@ -16,6 +16,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    Text,
     UniqueConstraint,
 )
 
@@ -118,4 +119,22 @@ snapshots = Table(
     Column("hash", LargeBinary(32), nullable=False),  # the hash of the event at seq
     Column("state", LargeBinary, nullable=False),
     Column("created_at", BigInteger, nullable=False),
+)
+
+# The server seeds of committed shuffles (events/rng.py): only their commitments are in the
+# log until the reveal, so they live here, beside it, never in an export. `committed_seq` is
+# the seq of the request's rng.committed event; `state` is open (awaiting contributions),
+# drawn (its command ran), held (it ran and dealt hidden cards: revealed once every one of
+# its shuffles was shuffled again) or revealed (the seed is in the log too).
+rng_seeds = Table(
+    "rng_seeds",
+    metadata,
+    Column("campaign_id", String(64), ForeignKey("campaigns.name"), primary_key=True),
+    Column("request", String(64), primary_key=True),
+    Column("seed", LargeBinary(32), nullable=False),
+    Column("committed_seq", BigInteger, nullable=False),
+    Column("state", String(16), nullable=False),
+    Column("conflict", String(100), nullable=True),  # set when drawn: what ends its secrecy
+    # Held: the card lists of its draws no later draw has shuffled again yet (JSON).
+    Column("unretired", Text, nullable=True),
 )

@@ -113,6 +113,29 @@
       }
     }
 
+    // A player's page contributes 32 random bytes of its own (crypto.getRandomValues) to
+    // every committed shuffle awaiting its player (README, "Committed shuffles"): the GM's
+    // side chose the server seed, so only players' pages do.
+    let contributing = false;
+    async function contribute() {
+      if (page.dataset.role !== "player" || contributing || signedOut) { return; }
+      contributing = true;
+      try {
+        const answer = await fetch(base(campaign) + "/rng/pending", { credentials: "same-origin" });
+        if (!answer.ok) { return; }
+        for (const item of await answer.json()) {
+          const bytes = crypto.getRandomValues(new Uint8Array(32));
+          const value = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+          await fetch(base(campaign) + "/rng/contributions", {
+            method: "POST", credentials: "same-origin", headers: headers(),
+            body: JSON.stringify({ request: item.request, value: value }),
+          });
+        }
+      } finally {
+        contributing = false;
+      }
+    }
+
     function changed(input) {
       if (input.type === "checkbox") { return input.checked !== input.defaultChecked; }
       if (input.tagName === "SELECT") {
@@ -128,6 +151,7 @@
         seq = Math.max(seq, Number(message.lastEventId) || seq);
         status.textContent = "Live: seq " + seq + " arrived, updating…";
         refresh();
+        contribute();
       });
       feed.addEventListener("revoked", () => ended("Signed out: your access was revoked. Ask the GM for a new link."));
       feed.onerror = () => { if (!signedOut) { status.textContent = "Live feed interrupted; reconnecting…"; } };
@@ -404,5 +428,6 @@
     showKept();
     fetchCheckpoints();
     openDue();
+    contribute();  // requests that were already waiting when the page opened
   }
 })();

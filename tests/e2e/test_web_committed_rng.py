@@ -1,0 +1,60 @@
+"""The web page is a client that contributes: two players' pages, open in real browsers,
+send their own random bytes to a committed deal the GM starts, and the deal is drawn."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from tests.e2e.browser import DESKTOP, chromium
+from tests.e2e.transcript import ok, run
+from tests.support.server import running_service
+
+
+def tl(cwd: Path, *args: str) -> str:
+    return ok(run(cwd, "--db", "t.db", *args))
+
+
+def logged(cwd: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in tl(cwd, "log", "--json").splitlines()]
+
+
+def test_players_pages_contribute_to_a_committed_deal(tmp_path: Path) -> None:
+    tl(
+        tmp_path,
+        "campaign",
+        "create",
+        "heist",
+        "--ruleset",
+        "improv",
+        "--deck-mode",
+        "managed",
+        "--option",
+        "committed_rng=true",
+    )
+    tl(tmp_path, "improv", "character", "bob", "Kit")
+    tl(tmp_path, "improv", "character", "sue", "Diana")
+    with running_service("t.db", tmp_path) as url, chromium() as browser:
+        pages = []
+        for who in ("bob", "sue"):
+            link = json.loads(tl(tmp_path, "invite", who, "--link", "--json", "--url", url))["link"]
+            page = browser.new_context(viewport=DESKTOP).new_page()
+            page.goto(link)
+            page.wait_for_selector("#page[data-role='player']")
+            pages.append(page)
+        # $ tablelog session start   -> the deal waits for bob's and sue's pages
+        assert "awaiting bob, sue" in tl(tmp_path, "session", "start")
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:  # bounded: the pages answer the live feed
+            kinds = [e["type"] for e in logged(tmp_path)]
+            if "rng.drawn" in kinds:
+                break
+            time.sleep(0.25)
+        events = logged(tmp_path)
+        given = [e["payload"]["player"] for e in events if e["type"] == "rng.contributed"]
+        assert sorted(given) == ["bob", "sue"]
+        drawn = next(e["payload"] for e in events if e["type"] == "rng.drawn")
+        assert drawn["absent"] == []
+        assert "improv.deck_shuffled" in [e["type"] for e in events]
