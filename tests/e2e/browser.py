@@ -60,9 +60,15 @@ def head_seq(db: Path, campaign: str) -> int:
 
 
 def settled(page: Any, seq: int) -> None:
-    """Wait until the page shows the table as of `seq` (its live feed swapped it in)."""
+    """Wait until the page shows the table as of `seq` or later (its live feed swapped it in;
+    a page may already be further on when another page acted by itself, e.g. an opening)."""
     try:
-        page.wait_for_selector(f'#table [data-table-seq="{seq}"]', state="attached", timeout=15_000)
+        page.wait_for_function(
+            "seq => { const at = document.querySelector('#table [data-table-seq]');"
+            " return at !== null && Number(at.dataset.tableSeq) >= seq; }",
+            arg=seq,
+            timeout=15_000,
+        )
     except Exception as exc:
         live = page.locator("#live").inner_text()
         raise AssertionError(f"{page.url} did not reach seq {seq}: {live!r}") from exc
