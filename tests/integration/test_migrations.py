@@ -25,6 +25,8 @@ from tablelog.storage.schema import metadata
 TABLES = {
     "alembic_version",
     "access_tokens",
+    "outbox",
+    "webhooks",
     "campaigns",
     "events",
     "idempotency",
@@ -212,6 +214,7 @@ WRITTEN_AT = {
     "0002": {"bar-fight": 58, "pub": 13},
     "0003": {"bar-fight": 58, "pub": 13},
     "0004": {"bar-fight": 58},
+    "0005": {"bar-fight": 58},
 }
 
 
