@@ -151,7 +151,8 @@ outbox = Table(
     Column("id", Position, primary_key=True, autoincrement=True),
     Column("webhook_id", String(16), ForeignKey("webhooks.id"), nullable=False),
     Column("campaign_id", String(64), ForeignKey("campaigns.name"), nullable=False),
-    Column("seq", BigInteger, nullable=False),  # the event that made the post due
+    Column("first_seq", BigInteger, nullable=False),  # the command's first event
+    Column("seq", BigInteger, nullable=False),  # its last: the event that made the post due
     Column("trigger", String(16), nullable=False),  # reveal, close or session
     Column("parts_sent", Integer, nullable=False, server_default="0"),
     Column("attempts", Integer, nullable=False, server_default="0"),

@@ -47,6 +47,7 @@ def upgrade() -> None:
         sa.Column("id", _POSITION, autoincrement=True, nullable=False),
         sa.Column("webhook_id", sa.String(16), nullable=False),
         sa.Column("campaign_id", sa.String(64), nullable=False),
+        sa.Column("first_seq", sa.BigInteger(), nullable=False),
         sa.Column("seq", sa.BigInteger(), nullable=False),
         sa.Column("trigger", sa.String(16), nullable=False),
         sa.Column("parts_sent", sa.Integer(), server_default="0", nullable=False),
