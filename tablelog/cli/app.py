@@ -46,6 +46,7 @@ _MODULES: dict[str, str] = {
     "db": "tablelog.cli.database",
     "checkpoint": "tablelog.cli.checkpoint",
     "key": "tablelog.cli.checkpoint",
+    "webhook": "tablelog.cli.webhook",
 }
 
 

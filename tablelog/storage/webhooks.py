@@ -209,3 +209,20 @@ def record_failure(
             )
         )
     return disabled
+
+
+def claim(store: EventStore, due: Due, until: int) -> bool:
+    """Take the post for one sender until `until` (another `webhook deliver`, or the
+    service's worker, leaves it alone meanwhile); whether this sender got it."""
+    with store.service_rows() as conn:
+        result = conn.execute(
+            update(outbox)
+            .where(
+                outbox.c.id == due.outbox_id,
+                outbox.c.sent_at.is_(None),
+                outbox.c.parts_sent == due.parts_sent,
+                outbox.c.next_attempt_at <= now_us(),
+            )
+            .values(next_attempt_at=until)
+        )
+        return bool(result.rowcount)
