@@ -117,7 +117,7 @@ def require_campaign(caller: Caller, campaign: str) -> None:
         )
 
 
-def _gm_only(caller: Caller | None, doing: str) -> None:
+def gm_only(caller: Caller | None, doing: str) -> None:
     if caller is not None and caller.role == "observer":
         raise Forbidden(f"{caller.player} is an observer and may only read", code="observer")
     if caller is not None and caller.role != "gm":
@@ -174,7 +174,7 @@ def grant(
     name = player_name(player, "player name")
     if caller is not None and caller.player == name:
         return _another_device(store, campaign, caller, role, link)
-    _gm_only(caller, "invite")
+    gm_only(caller, "invite")
     if role not in ROLES or (role == "gm" and caller is not None):
         raise InvalidInput(f"--role is player or observer; got {role!r}", code="bad-role")
     token, digest = new_token()
@@ -254,7 +254,7 @@ def _another_device(
 
 def revoke(store: EventStore, campaign: str, player: str, *, caller: Caller | None = None) -> int:
     """Revoke every live token of `player`; how many were revoked."""
-    _gm_only(caller, "revoke access")
+    gm_only(caller, "revoke access")
     name = player_name(player, "player name")
     with store.transaction(campaign) as tx:
         count = revoke_tokens(tx.connection, campaign=campaign, player=name)

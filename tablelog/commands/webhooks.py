@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 import msgspec
 from cryptography.fernet import Fernet, InvalidToken
 
+from tablelog.commands.access import Caller, gm_only
 from tablelog.commands.signing import key_path
 from tablelog.errors import InvalidInput, NotFound, StorageError
 from tablelog.storage import EventStore
@@ -125,7 +126,10 @@ def parse_triggers(text: str) -> list[str]:
     return [t for t in TRIGGERS if t in given]
 
 
-def add(store: EventStore, campaign: str, url: str, fmt: str, on: str) -> Added:
+def add(
+    store: EventStore, campaign: str, url: str, fmt: str, on: str, caller: Caller | None = None
+) -> Added:
+    gm_only(caller, "add a webhook")
     if fmt not in FORMATS:
         raise InvalidInput(
             f"a webhook's --format is {' or '.join(FORMATS)}; got {fmt!r}", code="bad-format"
@@ -153,7 +157,8 @@ def add(store: EventStore, campaign: str, url: str, fmt: str, on: str) -> Added:
     return Added(id=hook.id, format=fmt, on=triggers, url=hook.url_hint, secret=secret)
 
 
-def listed(store: EventStore, campaign: str) -> list[Listed]:
+def listed(store: EventStore, campaign: str, caller: Caller | None = None) -> list[Listed]:
+    gm_only(caller, "see the webhooks")
     if store.head(campaign) is None:
         raise NotFound(f"campaign {campaign!r} does not exist in {store.label}")
     return [
@@ -173,7 +178,8 @@ def listed(store: EventStore, campaign: str) -> list[Listed]:
     ]
 
 
-def remove(store: EventStore, campaign: str, hook_id: str) -> None:
+def remove(store: EventStore, campaign: str, hook_id: str, caller: Caller | None = None) -> None:
+    gm_only(caller, "remove a webhook")
     with store.service_rows() as conn:
         if not delete_webhook(conn, campaign, hook_id.strip()):
             known = ", ".join(h.id for h in webhooks_of(store, campaign)) or "none"
