@@ -31,8 +31,10 @@ class Outbox:
         """How many conflicts are open (only worked out when a webhook may need it)."""
         if not self._hooks:
             return 0
-        view = views_for(folded.ruleset.name).state_view(folded.state, None)
-        return sum(1 for c in view.get("conflicts", []) if c.get("status") == "open")
+        conflicts = views_for(folded.ruleset.name).state_view(folded.state, None)["conflicts"]
+        # A ruleset keeps its conflicts as a list or keyed by id: the contract asks `status`.
+        each = conflicts.values() if isinstance(conflicts, dict) else conflicts
+        return sum(1 for c in each if c["status"] == "open")
 
     def after(self, folded: Folded, open_before: int, written: list[Envelope]) -> None:
         """Queue the posts that `written` (on the state `folded` they led to) made due."""
