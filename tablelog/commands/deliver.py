@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import threading
 from dataclasses import dataclass
 
@@ -123,6 +124,10 @@ def deliver_due(store: EventStore, client: httpx.Client, policy: Policy) -> int:
 
 
 def client_for(policy: Policy) -> httpx.Client:
+    # httpx logs every request's URL at INFO, and the service's logging shows INFO: a
+    # webhook's URL is a secret, so httpx's (and httpcore's) own logging is kept quiet.
+    for name in ("httpx", "httpcore"):
+        logging.getLogger(name).setLevel(logging.WARNING)
     return httpx.Client(timeout=policy.timeout, follow_redirects=False)
 
 
