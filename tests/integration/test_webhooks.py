@@ -29,13 +29,15 @@ SECRET_PATH = "/api/webhooks/4242/SECRET-TOKEN-never-shown"
 WITH_DEMO = [n for n in registry.names() if registry.get(n).demo is not None]
 
 
-def play_demo(store: EventStore, ruleset: str, *hooks: tuple[str, str]) -> str:
+def play_demo(
+    store: EventStore, ruleset: str, *hooks: tuple[str, str], on: str = "reveal,close,session"
+) -> str:
     """The ruleset's demo played into a new campaign with these (url, format) webhooks
     registered before its first command; the campaign's name."""
     rules, play = demo_of(ruleset)
     created = create_campaign(store, play.name, ruleset=rules.name, options=play.options)
     for url, fmt in hooks:
-        webhooks.add(store, created.campaign, url, fmt, "reveal,close,session")
+        webhooks.add(store, created.campaign, url, fmt, on)
     for command in play.commands:
         execute(store, created.campaign, command, ruleset=rules.name)
     return created.campaign
@@ -57,6 +59,23 @@ def test_every_rulesets_demo_queues_posts_that_fit_discord(ruleset: str, tmp_pat
             content = json.loads(message)["content"]
             assert len(content.encode("utf-16-le")) // 2 <= 2000
         assert "tablelog verify" in json.loads(messages[-1])["content"], "the footer"
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("trigger", ["reveal", "close"])
+@pytest.mark.parametrize("ruleset", WITH_DEMO)
+def test_every_rulesets_demo_reveals_and_closes(ruleset: str, trigger: str, tmp_path: Path) -> None:
+    """What `reveal` and `close` mean comes from each ruleset's views and state: every demo,
+    which plays a whole conflict, makes each due at least once."""
+    store = open_store(str(tmp_path / "t.db"), create=True)
+    try:
+        campaign = play_demo(store, ruleset, ("https://example.test/h", "json"), on=trigger)
+        [hook] = webhooks.listed(store, campaign)
+        assert hook.pending >= 1, f"{ruleset}: no {trigger} post"
+        [due] = due_posts(store, now_us())
+        assert due.trigger == trigger
+        assert json.loads(bodies(store, due)[0])["events"], "the command's events"
     finally:
         store.close()
 
