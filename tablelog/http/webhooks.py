@@ -6,7 +6,7 @@ from typing import Any
 
 import msgspec
 from litestar import Request, delete, get, post
-from litestar.params import FromPath
+from litestar.params import FromPath, JSONBody
 
 from tablelog.commands import webhooks
 from tablelog.http.context import caller_for, store_of
@@ -25,7 +25,7 @@ class Webhooks(msgspec.Struct, frozen=True, kw_only=True):
 
 
 @post("/campaigns/{campaign:str}/webhooks", sync_to_thread=True, tags=["webhooks"])
-def add(request: AnyRequest, campaign: FromPath[str], data: NewWebhook) -> webhooks.Added:
+def add(request: AnyRequest, campaign: FromPath[str], data: JSONBody[NewWebhook]) -> webhooks.Added:
     """Register a webhook (GM only); a json webhook's signing secret is in this answer only."""
     caller = caller_for(request, campaign)
     store = store_of(request.app.state)
