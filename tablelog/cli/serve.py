@@ -83,6 +83,13 @@ def serve(
     webhook_poll: Annotated[
         float, typer.Option(help="Seconds between looks at the webhooks' outbox.", min=0.01)
     ] = 1.0,
+    webhook_allow_private: Annotated[
+        bool,
+        typer.Option(
+            help="Let webhooks post to loopback and private networks (by default the service "
+            "posts to public addresses only)."
+        ),
+    ] = False,
 ) -> None:
     """Run the HTTP service over the chosen database (SQLite file or PostgreSQL URL).
 
@@ -118,6 +125,7 @@ def serve(
                 backoff=webhook_backoff,
                 disable_after=webhook_disable_after,
                 poll=webhook_poll,
+                allow_private=webhook_allow_private,
             ),
         )
         # The service's modules and routes live as long as it does: the garbage collector

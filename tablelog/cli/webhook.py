@@ -147,8 +147,8 @@ def deliver(
     """
     from tablelog.commands.deliver import Policy, client_for, deliver_due
 
-    checked = _positive(timeout=timeout, backoff=backoff, disable_after=disable_after)
-    policy = Policy(**checked)
+    _positive(timeout=timeout, backoff=backoff, disable_after=disable_after)
+    policy = Policy(timeout=timeout, backoff=backoff, disable_after=disable_after)
     sent = 0
     with opened(target(ctx)) as store, client_for(policy) as client:
         while attempts := deliver_due(store, client, policy):
@@ -156,14 +156,13 @@ def deliver(
     say(f"{sent} post attempt(s) made")
 
 
-def _positive(**given: float) -> dict[str, float]:
+def _positive(**given: float) -> None:
     from tablelog.errors import InvalidInput
 
     for name, value in given.items():
         if not value > 0 or value == float("inf"):
             flag = "--" + name.replace("_", "-")
             raise InvalidInput(f"{flag} is a number of seconds above 0; got {value}")
-    return given
 
 
 def register(root: typer.Typer) -> None:

@@ -21,7 +21,7 @@ import httpx
 import msgspec
 
 from tablelog.commands.post_of import bodies
-from tablelog.commands.webhooks import unseal
+from tablelog.commands.webhooks import private_address, unseal
 from tablelog.errors import TablelogError
 from tablelog.storage import EventStore
 from tablelog.storage.store import now_us
@@ -40,6 +40,9 @@ class Policy:
     max_backoff: float = 3600.0
     disable_after: float = 86400.0  # a day of failures disables a webhook
     poll: float = 1.0  # the service's worker looks at the outbox this often
+    # Whether posts may go to loopback and private networks (the local `webhook deliver`:
+    # the operator's own machine; the service: only with --webhook-allow-private).
+    allow_private: bool = True
 
 
 class Failed(Exception):
@@ -82,8 +85,12 @@ def _send(client: httpx.Client, url: str, body: bytes, headers: dict[str, str]) 
         raise Failed(f"the receiver answered {response.status_code} {response.reason_phrase}")
 
 
-def _deliver(store: EventStore, client: httpx.Client, due: Due) -> None:
+def _deliver(store: EventStore, client: httpx.Client, due: Due, policy: Policy) -> None:
     url = unseal(store, due.hook.url_sealed)
+    if not policy.allow_private and private_address(url):  # its name may point elsewhere now
+        raise Failed(
+            "the receiver's address is in a private network, where this service does not post"
+        )
     headers = {"Content-Type": "application/json", "User-Agent": "tablelog-webhook"}
     messages = bodies(store, due)
     if not messages:  # nothing of the post is public yet: nothing to send
@@ -107,7 +114,7 @@ def deliver_due(store: EventStore, client: httpx.Client, policy: Policy) -> int:
             continue
         attempts += 1
         try:
-            _deliver(store, client, due)
+            _deliver(store, client, due, policy)
         except (Failed, TablelogError) as exc:
             reason = exc.reason if isinstance(exc, Failed) else str(exc)
             wait = exc.retry_after if isinstance(exc, Failed) else None

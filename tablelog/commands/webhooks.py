@@ -9,8 +9,10 @@ secret, shown once by `add`, with which a receiver checks that a post came from 
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import secrets
+import socket
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -114,6 +116,27 @@ def _checked_url(url: str) -> str:
     return url
 
 
+def private_address(url: str) -> bool:
+    """Whether the URL's host is, or resolves to, an address that is not on the public
+    internet (loopback, a private network, link-local such as a cloud's metadata service).
+    The service refuses those unless told otherwise: a GM of a shared service must not make
+    it post into the network it runs in. A name that does not resolve now is not refused
+    (delivery checks again, and retries)."""
+    host = urlsplit(url).hostname or ""
+    try:
+        infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
+    except (OSError, UnicodeError):
+        return False
+    for info in infos:
+        try:
+            address = ipaddress.ip_address(str(info[4][0]).split("%")[0])
+        except ValueError:
+            continue
+        if not address.is_global:
+            return True
+    return False
+
+
 def parse_triggers(text: str) -> list[str]:
     """`reveal,close,session` as a list, each known, none twice."""
     given = [t.strip().lower() for t in text.split(",") if t.strip()]
@@ -127,8 +150,17 @@ def parse_triggers(text: str) -> list[str]:
 
 
 def add(
-    store: EventStore, campaign: str, url: str, fmt: str, on: str, caller: Caller | None = None
+    store: EventStore,
+    campaign: str,
+    url: str,
+    fmt: str,
+    on: str,
+    caller: Caller | None = None,
+    *,
+    allow_private: bool = True,
 ) -> Added:
+    """Register a webhook; `allow_private` off (the service's default) refuses a URL into a
+    private network (see `private_address`)."""
     gm_only(caller, "add a webhook")
     if fmt not in FORMATS:
         raise InvalidInput(
@@ -136,6 +168,12 @@ def add(
         )
     triggers = parse_triggers(on)
     url = _checked_url(url)
+    if not allow_private and private_address(url):
+        raise InvalidInput(
+            "a webhook URL must reach a public address; this service does not post into "
+            "private networks (`tablelog serve --webhook-allow-private` allows it)",
+            code="private-url",
+        )
     if store.head(campaign) is None:
         raise NotFound(f"campaign {campaign!r} does not exist in {store.label}")
     fernet = _fernet(store, create=True)

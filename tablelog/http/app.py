@@ -55,6 +55,7 @@ def create_app(
             "watches": Watches(),
             "key": None,
             "sender": None,
+            "webhook_policy": webhook_policy or Policy(),
         }
     )
 
@@ -64,7 +65,7 @@ def create_app(
         state.store.checkpoint_in_background()  # no command waits for a checkpoint
         state.key = load_key(key_path(state.store, key_file), create=True)
         state.watches.start()
-        state.sender = Worker(state.store, webhook_policy or Policy())
+        state.sender = Worker(state.store, state.webhook_policy)
         state.sender.start()  # posts go out beside the commands, never inside one
 
     def stop() -> None:

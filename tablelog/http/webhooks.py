@@ -29,7 +29,10 @@ def add(request: AnyRequest, campaign: FromPath[str], data: JSONBody[NewWebhook]
     """Register a webhook (GM only); a json webhook's signing secret is in this answer only."""
     caller = caller_for(request, campaign)
     store = store_of(request.app.state)
-    return webhooks.add(store, caller.campaign, data.url, data.format, data.on, caller)
+    private = bool(request.app.state.webhook_policy.allow_private)
+    return webhooks.add(
+        store, caller.campaign, data.url, data.format, data.on, caller, allow_private=private
+    )
 
 
 @get("/campaigns/{campaign:str}/webhooks", sync_to_thread=True, tags=["webhooks"])

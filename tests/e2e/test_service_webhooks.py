@@ -21,7 +21,10 @@ from tests.support.discord import Receiver, discord_like
 from tests.support.server import admin_token, running_service
 
 SECRET_PATH = "/api/webhooks/777/SECRET-TOKEN-of-the-channel"
-QUICK = ("--webhook-timeout", "0.5", "--webhook-backoff", "0.1", "--webhook-poll", "0.1")
+QUICK = (
+    "--webhook-timeout", "0.5", "--webhook-backoff", "0.1", "--webhook-poll", "0.1",
+    "--webhook-allow-private",  # the receiver is on 127.0.0.1
+)  # fmt: skip
 HEAD = re.compile(r"--head (\d+):")
 # Stop the service after round 2's reveal: the posts queued before it must still arrive.
 RESTART_AFTER = next(i for i, (_, line) in enumerate(BAR_FIGHT) if "award bob susan" in line)
@@ -137,3 +140,27 @@ def test_the_bar_fight_reaches_discord_in_order_once_across_a_restart(
     service_logs = "".join(p.read_text() for p in tmp_path.glob("serve-*.log"))
     for text in (*outputs, service_logs):
         assert "SECRET-TOKEN" not in text
+
+
+def test_the_service_posts_to_public_addresses_only_unless_told(tmp_path: Path) -> None:
+    with running_service(str(tmp_path / "t.db"), tmp_path) as url:
+        made = client(url, tmp_path, admin_token(url), "campaign", "create", "bar",
+                      "--ruleset", "improv", "--json")  # fmt: skip
+        gm = json.loads(made)["token"]
+        for private in ("http://127.0.0.1:9", "http://localhost:9", "http://169.254.169.254"):
+            said = refused(
+                run(
+                    tmp_path,
+                    "--server",
+                    url,
+                    "--access-token",
+                    gm,
+                    "webhook",
+                    "add",
+                    private + SECRET_PATH,
+                )
+            )
+            assert said.startswith("private-url: ")
+            assert "SECRET-TOKEN" not in said
+        listed = json.loads(client(url, tmp_path, gm, "webhook", "list", "--json"))
+        assert listed["webhooks"] == []
