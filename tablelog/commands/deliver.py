@@ -115,9 +115,8 @@ def deliver_due(store: EventStore, client: httpx.Client, policy: Policy) -> int:
         attempts += 1
         try:
             _deliver(store, client, due, policy)
-        except (Failed, TablelogError) as exc:
-            reason = exc.reason if isinstance(exc, Failed) else str(exc)
-            wait = exc.retry_after if isinstance(exc, Failed) else None
+        except Exception as exc:  # one post's trouble must not stop the others
+            reason, wait = _why(exc)
             if wait is None:
                 wait = min(policy.max_backoff, policy.backoff * 2**due.attempts)
             record_failure(
@@ -128,6 +127,16 @@ def deliver_due(store: EventStore, client: httpx.Client, policy: Policy) -> int:
                 disable_after=int(policy.disable_after * SECOND),
             )
     return attempts
+
+
+def _why(exc: Exception) -> tuple[str, float | None]:
+    """What `webhook list` says of a failed attempt, and how long the receiver asked to wait.
+    A fault of tablelog's own is named by its kind only: its text could hold the URL."""
+    if isinstance(exc, Failed):
+        return exc.reason, exc.retry_after
+    if isinstance(exc, TablelogError):
+        return str(exc), None
+    return f"tablelog could not build or send the post ({type(exc).__name__})", None
 
 
 def client_for(policy: Policy) -> httpx.Client:
@@ -159,7 +168,7 @@ class Worker:
             while not self._stop.is_set():
                 try:
                     busy = deliver_due(self._store, client, self._policy)
-                except TablelogError:
-                    busy = 0  # the database is busy or gone for a moment: try again later
+                except Exception:  # the database busy or gone for a moment
+                    busy = 0  # the sender keeps going: try again at the next look
                 if not busy:
                     self._stop.wait(self._policy.poll)

@@ -202,3 +202,18 @@ def test_a_webhook_failing_too_long_is_disabled_and_says_why(tmp_path: Path) -> 
         assert "500" in hook["disabled_reason"]
         assert "disabled: the receiver answered 500" in ok(run(tmp_path, "webhook", "list"))
         assert receiver.accepted == []
+
+
+def test_a_lost_key_is_a_failure_the_gm_sees_never_a_crash(tmp_path: Path) -> None:
+    with discord_like() as receiver:
+        ok(run(tmp_path, "demo"))
+        ok(run(tmp_path, "webhook", "add", receiver.url + SECRET_PATH))
+        ok(run(tmp_path, "session", "end"))
+        [key] = tmp_path.glob("*.webhook-key")
+        key.unlink()
+        ok(run(tmp_path, "webhook", "deliver", "--backoff", "60"))
+        [hook] = json.loads(ok(run(tmp_path, "webhook", "list", "--json")))["webhooks"]
+        assert hook["status"] == "failing"
+        assert "no webhook key" in hook["last_error"]
+        assert hook["pending"] == 1, "kept for when the key is back"
+        assert receiver.accepted == []
