@@ -47,6 +47,7 @@ _MODULES: dict[str, str] = {
     "checkpoint": "tablelog.cli.checkpoint",
     "key": "tablelog.cli.checkpoint",
     "rng": "tablelog.cli.rng",
+    "webhook": "tablelog.cli.webhook",
 }
 
 

@@ -67,6 +67,29 @@ def serve(
             show_default=False,
         ),
     ] = None,
+    webhook_timeout: Annotated[
+        float, typer.Option(help="Seconds a webhook's receiver has to answer a post.", min=0.01)
+    ] = 10.0,
+    webhook_backoff: Annotated[
+        float,
+        typer.Option(
+            help="Seconds before a failed post is tried again; doubled each time.", min=0.01
+        ),
+    ] = 5.0,
+    webhook_disable_after: Annotated[
+        float,
+        typer.Option(help="Seconds of failures after which a webhook is disabled.", min=0.01),
+    ] = 86400.0,
+    webhook_poll: Annotated[
+        float, typer.Option(help="Seconds between looks at the webhooks' outbox.", min=0.01)
+    ] = 1.0,
+    webhook_allow_private: Annotated[
+        bool,
+        typer.Option(
+            help="Let webhooks post to loopback and private networks (by default the service "
+            "posts to public addresses only)."
+        ),
+    ] = False,
 ) -> None:
     """Run the HTTP service over the chosen database (SQLite file or PostgreSQL URL).
 
@@ -80,6 +103,7 @@ def serve(
     """
     import uvicorn
 
+    from tablelog.commands.deliver import Policy
     from tablelog.http.app import create_app
 
     location = target(ctx)
@@ -96,6 +120,13 @@ def serve(
             open_signup=open_signup,
             campaign_limit=campaign_limit,
             key_file=key_file,
+            webhook_policy=Policy(
+                timeout=webhook_timeout,
+                backoff=webhook_backoff,
+                disable_after=webhook_disable_after,
+                poll=webhook_poll,
+                allow_private=webhook_allow_private,
+            ),
         )
         # The service's modules and routes live as long as it does: the garbage collector
         # need not walk them again on every full collection.

@@ -22,6 +22,7 @@ from typing import Any
 
 from tablelog.commands import rng_flow, state
 from tablelog.commands.access import Caller
+from tablelog.commands.outbox import Outbox
 from tablelog.errors import RuleViolation, StorageError
 from tablelog.events.envelope import Envelope, Pending
 from tablelog.projections.fold import Folded, fold_onto
@@ -108,18 +109,21 @@ def _write_together(
         folded = state.load_locked(entry, tx)
         if entry.committed_rng is None:
             entry.committed_rng = rng_flow.setting(tx).committed_rng
+        posts = Outbox(tx)  # webhooks' posts, queued with the events they post
         for order in group:
             try:
                 pending = _decided(tx, folded, order, salt, committed=entry.committed_rng)
             except Exception as exc:  # the order's own refusal: nothing of it is written
                 refused.append((order, exc))
                 continue
+            open_before = posts.open_conflicts(folded)
             written = tx.append(pending, fresh_ids=True).events
             if written:
                 fold_onto(folded, written)  # the next order decides on the state after these
                 if entry.committed_rng:
                     written += _reveals(tx, folded, written)
                 entry.hash = written[-1].hash
+                posts.after(folded, open_before, written)
             if order.on_commit is not None:
                 order.on_commit(tx, written)
             if order.on_done is not None:

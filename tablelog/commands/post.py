@@ -23,7 +23,7 @@ from tablelog.storage import EventStore
 FORMATS = tuple(RENDERERS)
 
 
-def _hash_at(envelopes: list[Envelope], seq: int) -> bytes:
+def hash_at(envelopes: list[Envelope], seq: int) -> bytes:
     # The log is gapless from seq 1, so the event at `seq` is the seq-th one; checked anyway.
     if 1 <= seq <= len(envelopes) and envelopes[seq - 1].seq == seq:
         return envelopes[seq - 1].hash
@@ -61,7 +61,7 @@ def post(
                 f"campaign {campaign} has no conflict {conflict!r} (its conflicts: {known})",
                 code="no-conflict",
             )
-        return render(conflict_post(account, found, _hash_at(envelopes, found.last_seq)))
+        return render(conflict_post(account, found, hash_at(envelopes, found.last_seq)))
     if session is not None:
         span = find_session(account, session)
         if span is None:
@@ -70,5 +70,5 @@ def post(
                 f"campaign {campaign} has no session {session} (its sessions: {known})",
                 code="no-session",
             )
-        return render(session_post(account, span, _hash_at(envelopes, span.last_seq)))
-    return render(campaign_post(account, _hash_at(envelopes, account.seq)))
+        return render(session_post(account, span, hash_at(envelopes, span.last_seq)))
+    return render(campaign_post(account, hash_at(envelopes, account.seq)))

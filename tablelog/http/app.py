@@ -13,9 +13,10 @@ from litestar.openapi import OpenAPIConfig
 
 from tablelog import __version__
 from tablelog.commands.database import EventStore, open_store
+from tablelog.commands.deliver import Policy, Worker
 from tablelog.commands.signing import key_path, load_key
 from tablelog.errors import TablelogError
-from tablelog.http import checkpoints, errors, page, reads, stream
+from tablelog.http import checkpoints, errors, page, reads, stream, webhooks
 from tablelog.http.body import JsonRequest
 from tablelog.http.commands import command_routes
 from tablelog.http.context import signed_in
@@ -36,13 +37,15 @@ def create_app(
     open_signup: bool = False,
     campaign_limit: int = DEFAULT_CAMPAIGN_LIMIT,
     key_file: str | None = None,
+    webhook_policy: Policy | None = None,
 ) -> Litestar:
     """The service over the log at `target` (a path or URL, opened at start-up, or a store).
 
     `auth_failures`: failed sign-ins allowed per client address and minute; `open_signup`:
     anyone may create a campaign (otherwise only with the service's admin token);
     `campaign_limit`: campaigns created per client address and hour; `key_file`: the
-    signing key of its checkpoints (default: signing.key_path), created on first start."""
+    signing key of its checkpoints (default: signing.key_path), created on first start;
+    `webhook_policy`: how the webhooks' sender waits and retries (commands/deliver.py)."""
     state = State(
         {
             "store": target if isinstance(target, EventStore) else None,
@@ -51,6 +54,8 @@ def create_app(
             "campaigns": CampaignQuota(campaign_limit),
             "watches": Watches(),
             "key": None,
+            "sender": None,
+            "webhook_policy": webhook_policy or Policy(),
         }
     )
 
@@ -60,8 +65,12 @@ def create_app(
         state.store.checkpoint_in_background()  # no command waits for a checkpoint
         state.key = load_key(key_path(state.store, key_file), create=True)
         state.watches.start()
+        state.sender = Worker(state.store, state.webhook_policy)
+        state.sender.start()  # posts go out beside the commands, never inside one
 
     def stop() -> None:
+        if state.sender is not None:
+            state.sender.stop()
         if not isinstance(target, EventStore) and state.store is not None:
             state.store.close()
 
@@ -72,6 +81,7 @@ def create_app(
         route_handlers=[
             *reads.ROUTES,
             *checkpoints.ROUTES,
+            *webhooks.ROUTES,
             *ruleset_routes(),
             *stream.ROUTES,
             *command_routes(),

@@ -61,6 +61,9 @@ class RulesetViews(Generic[S]):
     - `panels(state, viewer)` (optional): the web page's boxes (`projections.page.Panel`),
       built from the views above so they show what `viewer` may see and nothing more.
       Without it, each open conflict's `show` text and the `state` text.
+    - `reveals(event)` (optional): whether the event makes something hidden public (a
+      round's cards turned over, a sealed pool opened): a webhook's `reveal` posts follow
+      it. Without it, an event whose tag says it reveals (`...revealed`).
     - `actions(state, viewer)` (optional): the forms the page offers `viewer` now
       (`projections.page.Action`: a command, its fixed and asked fields with choices, and a
       `probe` the core tries against the rules before offering it). Without it, a form per
@@ -79,6 +82,7 @@ class RulesetViews(Generic[S]):
     reads: tuple[Read[S], ...] = ()
     panels: Callable[[S, str | None], list[Panel]] | None = None
     actions: Callable[[S, str | None], list[Action]] | None = None
+    reveals: Callable[[Event], bool] = lambda event: "reveal" in event.type_name()
 
     def read(self, name: str) -> Read[S] | None:
         return next((r for r in self.reads if r.name == name), None)

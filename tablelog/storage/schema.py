@@ -138,3 +138,45 @@ rng_seeds = Table(
     # Held: the card lists of its draws no later draw has shuffled again yet (JSON).
     Column("unretired", Text, nullable=True),
 )
+
+# Webhooks: where a campaign's posts go (Discord or a generic JSON receiver). The URL and the
+# HMAC secret are secrets, so they are kept encrypted (Fernet, with a key beside the
+# database, never in it) and only `url_hint`, a redacted form, is ever shown again.
+webhooks = Table(
+    "webhooks",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("campaign_id", String(64), ForeignKey("campaigns.name"), nullable=False),
+    Column("format", String(16), nullable=False),  # discord or json
+    Column("triggers", String(64), nullable=False),  # e.g. "reveal,close,session"
+    Column("url_sealed", LargeBinary, nullable=False),
+    Column("url_hint", String(200), nullable=False),
+    Column("secret_sealed", LargeBinary, nullable=True),  # json only: the HMAC key
+    Column("created_at", BigInteger, nullable=False),
+    Column("failing_since", BigInteger, nullable=True),
+    Column("last_error", String(300), nullable=True),
+    Column("disabled_at", BigInteger, nullable=True),
+    Column("disabled_reason", String(300), nullable=True),
+    Index(None, "campaign_id"),
+)
+
+# What is still to be posted: one row per matching webhook per post, written in the
+# transaction that appends the events it posts (so a restart loses none), sent in `id` order
+# per webhook. A Discord post is several messages: `parts_sent` says how many went out, so
+# a retry after a crash never sends one twice.
+outbox = Table(
+    "outbox",
+    metadata,
+    Column("id", Position, primary_key=True, autoincrement=True),
+    Column("webhook_id", String(16), ForeignKey("webhooks.id"), nullable=False),
+    Column("campaign_id", String(64), ForeignKey("campaigns.name"), nullable=False),
+    Column("first_seq", BigInteger, nullable=False),  # the command's first event
+    Column("seq", BigInteger, nullable=False),  # its last: the event that made the post due
+    Column("trigger", String(16), nullable=False),  # reveal, close or session
+    Column("parts_sent", Integer, nullable=False, server_default="0"),
+    Column("attempts", Integer, nullable=False, server_default="0"),
+    Column("next_attempt_at", BigInteger, nullable=False),
+    Column("sent_at", BigInteger, nullable=True),
+    Column("created_at", BigInteger, nullable=False),
+    Index(None, "webhook_id", "sent_at", "id"),
+)

@@ -26,6 +26,8 @@ TABLES = {
     "alembic_version",
     "access_tokens",
     "rng_seeds",
+    "outbox",
+    "webhooks",
     "campaigns",
     "events",
     "idempotency",
@@ -214,6 +216,7 @@ WRITTEN_AT = {
     "0003": {"bar-fight": 58, "pub": 13},
     "0004": {"bar-fight": 58},
     "0005": {"bar-fight": 58},
+    "0006": {"bar-fight": 58},
 }
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tablelog.events.ace_of_cards import MagicCardsUsed, TrapCardRevealed
 from tablelog.projections.ace_of_cards import page_actions, page_panels, text, views, visibility
 from tablelog.projections.contract import Read, RulesetViews, lazy
 from tablelog.rules.ace_of_cards.state import AceState
@@ -33,4 +34,6 @@ VIEWS = RulesetViews[AceState](
     ),
     panels=page_panels.panels,
     actions=page_actions.actions,
+    # Magic cards from a hidden hand are played face up; a trap card is turned over.
+    reveals=lambda event: isinstance(event, (MagicCardsUsed, TrapCardRevealed)),
 )

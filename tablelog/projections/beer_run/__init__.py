@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tablelog.events.beer_run import PoolOpened, PoolRolled
 from tablelog.projections.beer_run import page, text, views, visibility
 from tablelog.projections.contract import RulesetViews, lazy
 from tablelog.rules.beer_run.state import BeerRunState
@@ -25,4 +26,6 @@ VIEWS = RulesetViews[BeerRunState](
     auditor=lazy("tablelog.projections.beer_run.audit", "BeerRunAuditor"),
     panels=page.panels,
     actions=page.actions,
+    # A sealed pool is opened; an assembled pool, hidden until then, is rolled.
+    reveals=lambda event: isinstance(event, (PoolOpened, PoolRolled)),
 )

@@ -8,6 +8,7 @@ and actions are in `page_panels` and `page_actions`.
 from __future__ import annotations
 
 from tablelog.events.base import Event
+from tablelog.events.bid_and_challenge import DiceRolled
 from tablelog.projections.bid_and_challenge import page_actions, page_panels, text, views
 from tablelog.projections.contract import RulesetViews, lazy
 from tablelog.rules.bid_and_challenge.state import BidAndChallengeState
@@ -34,4 +35,6 @@ VIEWS = RulesetViews[BidAndChallengeState](
     auditor=lazy("tablelog.projections.bid_and_challenge.audit", "BidAndChallengeAuditor"),
     panels=page_panels.panels,
     actions=page_actions.actions,
+    # Nothing is hidden here but what the dice will say.
+    reveals=lambda event: isinstance(event, (DiceRolled,)),
 )

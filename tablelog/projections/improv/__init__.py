@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tablelog.events.improv import RoundRevealed
 from tablelog.projections.contract import Read, RulesetViews, lazy
 from tablelog.projections.improv import page_actions, page_panels, text, views, visibility
 from tablelog.rules.improv.state import ImprovState
@@ -34,4 +35,6 @@ VIEWS = RulesetViews[ImprovState](
             run=views.hand,
         ),
     ),
+    # A round's face-down cards are turned over.
+    reveals=lambda event: isinstance(event, (RoundRevealed,)),
 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tablelog.events.night_terrors import RaiseAnswered, RaiseMade
 from tablelog.projections.contract import Read, RulesetViews, lazy
 from tablelog.projections.night_terrors import page_actions, page_panels, text, views, visibility
 from tablelog.rules.night_terrors.state import NightTerrorsState
@@ -34,4 +35,6 @@ VIEWS = RulesetViews[NightTerrorsState](
     actions=page_actions.actions,
     # Imported when an audit runs: it brings the rules' checks, which `show` does not need.
     auditor=lazy("tablelog.projections.night_terrors.audit", "NightTerrorsAuditor"),
+    # Cards from a hidden hand are laid on the table.
+    reveals=lambda event: isinstance(event, (RaiseMade, RaiseAnswered)),
 )

@@ -1,0 +1,58 @@
+"""Queueing posts in the append's own transaction (group_commit.py calls this).
+
+Which posts a command makes due is read from the ruleset contract, never from a ruleset's
+names: `close` when a conflict's status leaves `open` (fewer open conflicts after the
+command than before it), `session` when an event ends a session (`Event.ends_session`, the
+flag checkpoints use), `reveal` when the ruleset's `RulesetViews.reveals` says an event makes
+something hidden public. A command makes at most one post per webhook (the widest of the
+three it matches: a post of a session covers its conflicts, a post of a closed conflict its
+reveals), recorded with the command's first and last seq; the delivery builds its text.
+"""
+
+from __future__ import annotations
+
+from tablelog.events.envelope import Envelope
+from tablelog.projections.fold import Folded, decoded
+from tablelog.projections.registry import views_for
+from tablelog.storage import CampaignTransaction
+from tablelog.storage.webhooks import enqueue, live_triggers
+
+_WIDEST_FIRST = ("session", "close", "reveal")
+
+
+class Outbox:
+    """The campaign's live webhooks, read once per transaction, and the posts to queue."""
+
+    def __init__(self, tx: CampaignTransaction) -> None:
+        self._tx = tx
+        self._hooks = live_triggers(tx.connection, tx.head.name)
+
+    def open_conflicts(self, folded: Folded) -> int:
+        """How many conflicts are open (only worked out when a webhook may need it)."""
+        if not self._hooks:
+            return 0
+        conflicts = views_for(folded.ruleset.name).state_view(folded.state, None)["conflicts"]
+        # A ruleset keeps its conflicts as a list or keyed by id: the contract asks `status`.
+        each = conflicts.values() if isinstance(conflicts, dict) else conflicts
+        return sum(1 for c in each if c["status"] == "open")
+
+    def after(self, folded: Folded, open_before: int, written: list[Envelope]) -> None:
+        """Queue the posts that `written` (on the state `folded` they led to) made due."""
+        if not self._hooks or not written:
+            return
+        views = views_for(folded.ruleset.name)
+        events = [decoded(e) for e in written]
+        matched: set[str] = set()
+        if any(type(e).ends_session for e in events):
+            matched.add("session")
+        if self.open_conflicts(folded) < open_before:
+            matched.add("close")
+        if any(views.reveals(e) for e in events):
+            matched.add("reveal")
+        posts = []
+        for hook, triggers in self._hooks:
+            trigger = next((t for t in _WIDEST_FIRST if t in matched and t in triggers), None)
+            if trigger is not None:
+                posts.append((hook, written[0].seq, written[-1].seq, trigger))
+        if posts:
+            enqueue(self._tx.connection, self._tx.head.name, posts)
