@@ -88,24 +88,26 @@ def load_key(path: Path, *, create: bool) -> ServiceKey:
 
 
 def _create(path: Path) -> None:
-    """A fresh key at `path`, created 0600 from the start (never world-readable for a
-    moment); a key another process wrote first is kept, not overwritten."""
     pem = Ed25519PrivateKey.generate().private_bytes(
         serialization.Encoding.PEM,
         serialization.PrivateFormat.PKCS8,
         serialization.NoEncryption(),
     )
+    create_secret_file(path, pem, "the key")
+
+
+def create_secret_file(path: Path, content: bytes, what: str) -> None:
+    """`content` at `path`, created 0600 from the start (never world-readable for a moment);
+    a file another process wrote first is kept, not overwritten. `what` names it in errors."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
         return
     except OSError as exc:
-        raise StorageError(
-            f"cannot create the key {path}: {exc.strerror}", code="bad-key"
-        ) from None
+        raise StorageError(f"cannot create {what} {path}: {exc.strerror}", code="bad-key") from None
     with os.fdopen(fd, "wb") as handle:
-        handle.write(pem)
+        handle.write(content)
 
 
 def parse_public_key(text: str) -> bytes:

@@ -10,7 +10,6 @@ secret, shown once by `add`, with which a receiver checks that a post came from 
 from __future__ import annotations
 
 import ipaddress
-import os
 import secrets
 import socket
 from pathlib import Path
@@ -20,7 +19,7 @@ import msgspec
 from cryptography.fernet import Fernet, InvalidToken
 
 from tablelog.commands.access import Caller, gm_only
-from tablelog.commands.signing import key_path
+from tablelog.commands.signing import create_secret_file, key_path
 from tablelog.errors import InvalidInput, NotFound, StorageError
 from tablelog.storage import EventStore
 from tablelog.storage.webhooks import WebhookRow, delete_webhook, insert_webhook, webhooks_of
@@ -57,17 +56,7 @@ def webhook_key_path(store: EventStore) -> Path:
 def _fernet(store: EventStore, *, create: bool) -> Fernet:
     path = webhook_key_path(store)
     if create and not path.exists():
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(Fernet.generate_key())
-        except FileExistsError:
-            pass  # another process wrote it first: theirs is the key
-        except OSError as exc:
-            raise StorageError(
-                f"cannot create the webhook key {path}: {exc.strerror}", code="bad-key"
-            ) from None
+        create_secret_file(path, Fernet.generate_key(), "the webhook key")
     try:
         return Fernet(path.read_bytes().strip())
     except FileNotFoundError:
