@@ -1,16 +1,25 @@
-"""A player's client contributes to the committed shuffles awaiting it (README, "Committed
-shuffles"): by `tablelog rng contribute`, and by itself around every command it sends."""
+"""A player's client takes its part in the committed shuffles awaiting it (README,
+"Committed shuffles"): by `tablelog rng contribute`, and by itself around every command it
+sends. Two steps (commands/rng_answer.py): a pledge of fresh bytes, kept on this machine
+(cli/pledges.py), then, once the service says every pledge is in, the value itself."""
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from tablelog.rules.rng_commands import Contribute
+from tablelog.cli import pledges
+from tablelog.cli.output import say
+from tablelog.rules import rng
+from tablelog.rules.rng_commands import Contribute, Pledge
 
 if TYPE_CHECKING:
     from tablelog.cli.remote import Client
+    from tablelog.rules.common import Command
+
+PASSES = 2  # a pledge may close the pledges: the reveal then follows in the same call
 
 
 def fresh_value() -> str:
@@ -18,14 +27,63 @@ def fresh_value() -> str:
     return secrets.token_hex(32)
 
 
+def step_for(item: dict[str, Any], player: str) -> Command | None:
+    """The command that takes `player`'s next step in a pending request (`rng_reads`), or
+    None when this machine holds no value to reveal (the pledge then ends withheld)."""
+    campaign, request = str(item["campaign"]), str(item["request"])
+    if item["phase"] == "pledge":
+        value = fresh_value()
+        pledges.keep(campaign, request, player, value)  # kept before the pledge leaves
+        commitment = rng.pledge(campaign, request, player, bytes.fromhex(value))
+        return Pledge(request=request, commitment=commitment, player=player)
+    if item["phase"] == "reveal":
+        kept = pledges.kept_value(campaign, request, player)
+        if kept is None:
+            say(
+                f"the value {player} pledged to shuffle {request} is not kept on this "
+                "machine; unless it is revealed from where it was pledged, it will count "
+                "as withheld",
+                err=True,
+            )
+            return None
+        return Contribute(request=request, value=kept, player=player)
+    return Contribute(request=request, value=fresh_value(), player=player)
+
+
+def take_part(
+    player: str, listed: Callable[[], list[dict[str, Any]]], send: Callable[[Command], list[Any]]
+) -> list[Any]:
+    """Pledge and reveal in every request awaiting `player`, as far as the service lets
+    now; what `send` answered, in order."""
+    written: list[Any] = []
+    skipped: set[str] = set()
+    for _ in range(PASSES):
+        pledged = False
+        for item in listed():
+            if item["request"] in skipped:
+                continue
+            command = step_for(item, player)
+            if command is None:
+                skipped.add(item["request"])
+                continue
+            written += send(command)
+            pledged = pledged or isinstance(command, Pledge)
+        if not pledged:
+            break
+    return written
+
+
 def contribute_pending(client: Client, campaign: str) -> list[dict[str, Any]]:
-    """Contribute to every request still awaiting this client's player (a player's token
+    """Take part in every request still awaiting this client's player (a player's token
     only: the GM's side knows the server seed, and the service refuses its contributions);
     the events the service answered with."""
-    if client.me().get("role") != "player":
+    me = client.me()
+    if me.get("role") != "player":
         return []
-    written: list[dict[str, Any]] = []
-    for item in client.get(f"/campaigns/{quote(campaign)}/rng/pending"):
-        command = Contribute(request=str(item["request"]), value=fresh_value())
-        written += client.command(campaign, command)["events"]
-    return written
+    path = f"/campaigns/{quote(campaign)}/rng/pending"
+
+    def send(command: Command) -> list[Any]:
+        events: list[Any] = client.command(campaign, command)["events"]
+        return events
+
+    return take_part(str(me["player"]), lambda: list(client.get(path)), send)

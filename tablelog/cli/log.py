@@ -189,8 +189,21 @@ def _verify_rng(ctx: typer.Context, campaign: str | None, json: bool) -> None:
     else:
         bad = report.first_bad
         say(f"broken: campaign {bad.campaign}, seq {bad.seq}: {bad.reason}", err=True)
+    if not json:
+        # A draw that went without a seat is no break, but everyone should see whose.
+        for seat in report.missing:
+            say(
+                f"  {seat.campaign} shuffle {seat.request} (drawn at seq {seat.seq}): "
+                f"{seat.player} {_WHY[seat.why]}"
+            )
     if not report.ok:
         raise typer.Exit(EXIT_BROKEN)
+
+
+_WHY = {
+    "absent": "was absent (never pledged or contributed before the GM closed it)",
+    "withheld": "withheld their reveal (pledged, never revealed by the deadline)",
+}
 
 
 def _verify_checkpoints(

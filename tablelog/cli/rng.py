@@ -1,5 +1,6 @@
-"""`tablelog rng`: committed shuffles (README, "Committed shuffles"): contribute, list, close,
-reveal. A player's client contributes by itself before every command it sends."""
+"""`tablelog rng`: committed shuffles (README, "Committed shuffles"): contribute (pledge, then
+reveal), list, close, reveal. A player's client takes part by itself before every command it
+sends."""
 
 from __future__ import annotations
 
@@ -9,15 +10,16 @@ from urllib.parse import quote
 import msgspec
 import typer
 
-from tablelog.cli.contributing import contribute_pending, fresh_value
+from tablelog.cli.contributing import contribute_pending, take_part
 from tablelog.cli.options import CampaignOption, JsonOption, remote, target
 from tablelog.cli.output import emit_json, say
 from tablelog.cli.play import Appended, run
 from tablelog.commands.database import opened, resolve_campaign
 from tablelog.commands.rng_reads import pending
 from tablelog.errors import InvalidInput
+from tablelog.rules.common import Command
 from tablelog.rules.names import player_name
-from tablelog.rules.rng_commands import CloseRequest, Contribute, RevealSeed
+from tablelog.rules.rng_commands import CloseRequest, RevealSeed
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -44,7 +46,11 @@ def contribute(
         ),
     ] = None,
 ) -> None:
-    """Contribute fresh random bytes to every committed shuffle awaiting you.
+    """Take your part in every committed shuffle awaiting you: pledge fresh random bytes, and
+    reveal them once every pledge is in.
+
+    The value is kept on this machine (0600, in the user's data directory) between the two
+    steps; your client does both by itself before every command it sends.
 
     Example: `tablelog rng contribute` (through the service, with a player's token)
     """
@@ -66,10 +72,15 @@ def contribute(
     player = player_name(as_player)
     with opened(target(ctx)) as store:
         name = resolve_campaign(store, campaign)
-        requests = pending(store, name, player)
-    for item in requests:
-        run(ctx, name, Contribute(request=item.request, value=fresh_value(), player=player))
-    if not requests:
+
+    def listed() -> list[dict[str, Any]]:
+        with opened(target(ctx)) as store:
+            return [msgspec.to_builtins(p) for p in pending(store, name, player)]
+
+    def send(command: Command) -> list[Any]:
+        return list(run(ctx, name, command))
+
+    if not take_part(player, listed, send):
         say(f"nothing awaits {player}'s contribution")
 
 
@@ -77,7 +88,7 @@ def contribute(
 def pending_command(
     ctx: typer.Context, campaign: CampaignOption = None, json: JsonOption = False
 ) -> None:
-    """List the committed shuffles awaiting contributions (a player sees their own).
+    """List the committed shuffles awaiting pledges or reveals (a player sees their own).
 
     Example: `tablelog rng pending --json`
     """
@@ -94,18 +105,30 @@ def pending_command(
         emit_json(items)
         return
     for item in items:
-        awaited = [p for p in item["awaited"] if p not in item["given"]]
         where = f" (conflict {item['conflict']})" if item["conflict"] else ""
-        say(f"{item['request']}{where}: awaiting {', '.join(awaited)}")
+        say(f"{item['request']}{where}: {_awaiting(item)}")
     if not items:
         say("no committed shuffle awaits a contribution")
 
 
+def _awaiting(item: dict[str, Any]) -> str:
+    if item["phase"] == "pledge":
+        waiting = [p for p in item["awaited"] if p not in item["pledged"]]
+        return f"awaiting the pledges of {', '.join(waiting)}"
+    if item["phase"] == "reveal":
+        waiting = [p for p in item["pledged"] if p not in item["given"]]
+        return f"pledges closed; awaiting the reveals of {', '.join(waiting)}"
+    waiting = [p for p in item["awaited"] if p not in item["given"]]
+    return f"awaiting {', '.join(waiting)}"
+
+
 @app.command("close")
 def close(ctx: typer.Context, request: RequestArg, campaign: CampaignOption = None) -> None:
-    """Close a request after its deadline (GM); its command runs now.
+    """Close a request's pledges, or its reveals, after their deadline (GM).
 
-    Missing contributions count as absent, and are logged as such.
+    Closing the pledges logs the players who never pledged as absent; the pledged then
+    reveal. Closing the reveals draws at once: a pledge never revealed is logged as withheld,
+    by name.
 
     Example: `tablelog rng close 5f0c2a9e1b7d4c30`
     """

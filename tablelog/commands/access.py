@@ -17,7 +17,7 @@ import msgspec
 from tablelog.commands import state
 from tablelog.errors import Forbidden, InvalidInput, NotFound, Unauthenticated
 from tablelog.events.base import Event
-from tablelog.events.core import AccessReissued
+from tablelog.events.core import AccessReissued, AccessRevoked
 from tablelog.events.envelope import Envelope, Pending
 from tablelog.rules.common import JoinPlayer
 from tablelog.rules.names import new_player_name, player_name
@@ -253,13 +253,24 @@ def _another_device(
 
 
 def revoke(store: EventStore, campaign: str, player: str, *, caller: Caller | None = None) -> int:
-    """Revoke every live token of `player`; how many were revoked."""
+    """Revoke every live token of `player`; how many were revoked. The log says so
+    (`access.revoked`, public): a committed shuffle awaits the players holding a token when
+    it is committed, so a seat dropped before one is dropped in plain sight."""
     gm_only(caller, "revoke access")
     name = player_name(player, "player name")
-    with store.transaction(campaign) as tx:
-        count = revoke_tokens(tx.connection, campaign=campaign, player=name)
-    if count == 0:
-        raise NotFound(f"{player} has no live access token in campaign {campaign}", code="no-token")
+    entry = state.entry_for(store, campaign)
+    with entry.lock:
+        with store.transaction(campaign) as tx:
+            count = revoke_tokens(tx.connection, campaign=campaign, player=name)
+            if count == 0:
+                raise NotFound(
+                    f"{player} has no live access token in campaign {campaign}", code="no-token"
+                )
+            by = "operator" if caller is None else "gm"
+            actor = caller.player if caller is not None else "operator"
+            event = AccessRevoked(player=name, revoked=count, by=by)
+            written = tx.append([Pending.of(event, actor=actor, event_id=str(uuid.uuid4()))]).events
+        state.advance(entry, written, None)  # committed: the cached state moves on
     return count
 
 

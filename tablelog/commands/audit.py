@@ -7,12 +7,14 @@ from itertools import chain
 from typing import Any
 
 from tablelog.errors import NotFound, StorageError
-from tablelog.events.core import AccessReissued, CampaignCreated
+from tablelog.events.core import AccessReissued, AccessRevoked, CampaignCreated
 from tablelog.events.envelope import Envelope
+from tablelog.events.rng import RngDrawn
 from tablelog.projections.account import Account, AuditStep, Discrepancy, Note
 from tablelog.projections.book import Book, write
+from tablelog.projections.fairness import missing_of
 from tablelog.projections.fold import Folded, InconsistentLog, steps_before
-from tablelog.projections.registry import reissued_text, views_for
+from tablelog.projections.registry import reissued_text, revoked_text, views_for
 from tablelog.rules import registry
 from tablelog.storage import EventStore
 
@@ -34,6 +36,7 @@ def account_of(envelopes: Iterable[Envelope], *, scope: str | None = None) -> Ac
     folded: list[Folded] = []
     broken: list[InconsistentLog] = []
     access: list[Note] = []
+    shuffles: list[Note] = []
 
     def steps() -> Iterator[AuditStep]:
         try:
@@ -42,6 +45,10 @@ def account_of(envelopes: Iterable[Envelope], *, scope: str | None = None) -> Ac
                     folded.append(before)
                 if isinstance(event, AccessReissued):
                     access.append(_reissued(envelope.seq, event))
+                elif isinstance(event, AccessRevoked):
+                    access.append(_revoked(envelope.seq, event))
+                elif isinstance(event, RngDrawn) and (gaps := missing_of(event)):
+                    shuffles.append(_missing(envelope.seq, event, gaps))
                 yield AuditStep(envelope, event, before.state)
         except InconsistentLog as exc:
             broken.append(exc)  # the account stops here; the verdict names the event
@@ -56,6 +63,7 @@ def account_of(envelopes: Iterable[Envelope], *, scope: str | None = None) -> Ac
     auditor = views_for(rules.name).auditor()
     account = write(book, auditor, steps(), rules.table, after)
     account.access = access
+    account.shuffles = shuffles
     for exc in broken:
         account.discrepancies.append(
             Discrepancy(
@@ -73,6 +81,17 @@ def account_of(envelopes: Iterable[Envelope], *, scope: str | None = None) -> Ac
 def _reissued(seq: int, event: AccessReissued) -> Note:
     data = {"player": event.player, "role": event.role, "revoked": event.revoked, "by": event.by}
     return Note(seq=seq, kind="access-reissued", text=reissued_text(event, seq), data=data)
+
+
+def _revoked(seq: int, event: AccessRevoked) -> Note:
+    data = {"player": event.player, "revoked": event.revoked, "by": event.by}
+    return Note(seq=seq, kind="access-revoked", text=revoked_text(event, seq), data=data)
+
+
+def _missing(seq: int, event: RngDrawn, gaps: str) -> Note:
+    data = {"request": event.request, "absent": event.absent, "withheld": event.withheld}
+    text = f"shuffle {event.request} drawn at seq {seq} without a contribution: {gaps}"
+    return Note(seq=seq, kind="rng-missing", text=text, data=data)
 
 
 def audit(store: EventStore, campaign: str, *, conflict: str | None = None) -> Account:

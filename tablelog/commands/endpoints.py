@@ -22,7 +22,7 @@ import msgspec
 
 from tablelog import rulesets
 from tablelog.rules.common import Clocked, Command, EndScene, EndSession, StartScene, StartSession
-from tablelog.rules.rng_commands import CloseRequest, Contribute, RevealSeed
+from tablelog.rules.rng_commands import CloseRequest, Contribute, Pledge, RevealSeed
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 # In a path, the command's default (the only open conflict): no id can be "~".
@@ -113,7 +113,8 @@ CORE = [
 # Committed shuffles (rng_flow.py): core too, but answered only in a campaign that commits
 # its shuffles; tests/e2e/test_service_committed_rng.py is their matrix of who may.
 RNG = [
-    Endpoint(Contribute, "/rng/contributions", "Contribute to a committed shuffle"),
+    Endpoint(Pledge, "/rng/pledges", "Pledge a contribution to a committed shuffle"),
+    Endpoint(Contribute, "/rng/contributions", "Contribute (reveal the value pledged)"),
     Endpoint(CloseRequest, "/rng/close", "Close a committed shuffle after its deadline"),
     Endpoint(RevealSeed, "/rng/reveal", "Reveal a committed shuffle's server seed"),
 ]

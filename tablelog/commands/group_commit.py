@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tablelog.commands import rng_flow, state
+from tablelog.commands import rng_answer, rng_flow, state
 from tablelog.commands.access import Caller
 from tablelog.commands.outbox import Outbox
 from tablelog.errors import RuleViolation, StorageError
@@ -156,7 +156,7 @@ def _decided(
         order.on_begin(tx)
     if isinstance(order.command, RNG_COMMANDS):
         tx.require_seq(order.expected_seq)
-        return _pending(folded, rng_flow.answer(tx, folded, order.command, order.caller, salt))
+        return _pending(folded, rng_answer.answer(tx, folded, order.command, order.caller, salt))
     rules = folded.ruleset
     if not rules.takes(order.command) or order.ruleset not in (None, rules.name):
         meant = order.ruleset or registry.owner_of(order.command) or "other rulesets'"

@@ -2,10 +2,11 @@
 
 In a campaign created with `committed_rng=true`, a command that asks for randomness is not
 decided at once: `decide` appends `rng.committed` (the commitment of a fresh server seed,
-kept in `rng_seeds`, and the command itself) instead. Each awaited player contributes
-(`rng.contributed`); when the last one does, or the GM closes the request after its
-deadline, the command is decided with the committed shuffle of the server seed and the
-contributions (`rng.drawn`, then the command's own events, in the same transaction). The
+kept in `rng_seeds`, and the command itself) instead. Each awaited player pledges, then
+contributes (rng_answer.py); when the last pledged value is revealed, or the GM closes the
+request after a deadline, the command is decided with the committed shuffle of the server
+seed and the contributions (`rng.drawn`, then the command's own events, in the same
+transaction). The
 seed is revealed (`rng.revealed`) when the conflict it was drawn for ends, a session ends,
 or the GM asks once that conflict is over; a command that logged hidden facts (a deck's
 order, a hand) keeps its seed until each of its shuffles has been shuffled again by a later
@@ -24,15 +25,13 @@ from typing import Any
 
 import msgspec
 
-from tablelog.commands.access import Caller, gm_only
-from tablelog.errors import Forbidden, InvalidInput, NotFound, RuleViolation, TablelogError
+from tablelog.errors import RuleViolation, TablelogError
 from tablelog.events.base import Event, event_class
 from tablelog.events.envelope import Envelope
-from tablelog.events.rng import RngCommitted, RngContributed, RngDraw, RngDrawn, RngRevealed
+from tablelog.events.rng import RngCommitted, RngDraw, RngDrawn, RngRevealed
 from tablelog.projections.fold import Folded
 from tablelog.projections.registry import views_for
 from tablelog.rules import rng, rng_options
-from tablelog.rules.rng_commands import CloseRequest, Contribute, RevealSeed
 from tablelog.rules.table import GM
 from tablelog.storage import CampaignTransaction
 from tablelog.storage import rng_seeds as seeds
@@ -77,60 +76,13 @@ def decide(
         awaited=awaited,
         deadline=deadline,
         conflict=getattr(command, "conflict", None),
+        pledges=True,
     )
     seeds.keep(tx.connection, tx.head.name, request, seed, tx.head.seq + 1)
     acted: Acted = [(committed, by or GM)]
     if not awaited:
         row = seeds.SeedRow(request, seed, tx.head.seq + 1, "open")
-        acted += _drawn(tx, folded, committed, row, {}, [], salt)
-    return acted
-
-
-def answer(
-    tx: CampaignTransaction, folded: Folded, command: Any, caller: Caller | None, salt: Salt
-) -> Acted:
-    """A contribution, a close or a reveal: its events (and the command drawn, if due)."""
-    row = seeds.seed_of(tx.connection, tx.head.name, command.request)
-    if row is None:
-        raise NotFound(f"campaign {tx.head.name} has no request {command.request!r}")
-    committed, given = _request(tx, row)
-    if isinstance(command, RevealSeed):
-        gm_only(caller, "reveal a server seed")
-        return _reveal_asked(tx, folded, row)
-    if row.state != "open":
-        raise RuleViolation(
-            f"request {row.request} was already drawn; nothing more counts",
-            code="rng-closed",
-        )
-    if isinstance(command, CloseRequest):
-        gm_only(caller, "close a request")
-        if command.now < committed.deadline:
-            raise RuleViolation(
-                f"request {row.request} may be closed from "
-                f"{_when(committed.deadline)} (UTC), its deadline; it is {_when(command.now)}",
-                code="rng-deadline",
-            )
-        absent = [p for p in committed.awaited if p not in given]
-        return _drawn(tx, folded, committed, row, given, absent, salt)
-    assert isinstance(command, Contribute)
-    player = _contributor(command, caller, committed)
-    if player in given:
-        raise RuleViolation(
-            f"{player} has already contributed to request {row.request}; one value each",
-            code="rng-given",
-        )
-    value = _value(command.value)
-    given[player] = value
-    acted: Acted = [
-        (
-            RngContributed(
-                request=row.request, player=player, value=value.hex(), conflict=committed.conflict
-            ),
-            player,
-        )
-    ]
-    if all(p in given for p in committed.awaited):
-        acted += _drawn(tx, folded, committed, row, given, [], salt)
+        acted += drawn(tx, folded, committed, row, {}, [], salt)
     return acted
 
 
@@ -142,7 +94,7 @@ def reveals_due(tx: CampaignTransaction, folded: Folded, written: Sequence[Envel
     drawn = seeds.in_state(tx.connection, tx.head.name, "drawn")
     if drawn:
         open_ = set() if ended else _open_conflicts(folded)
-        acted += [_revealed(tx, r) for r in drawn if r.conflict is None or r.conflict not in open_]
+        acted += [revealed(tx, r) for r in drawn if r.conflict is None or r.conflict not in open_]
     fresh = [e for w in written if w.type == "rng.drawn" and isinstance(e := w.event(), RngDrawn)]
     if fresh:
         acted += _retired(tx, fresh)
@@ -163,7 +115,7 @@ def _retired(tx: CampaignTransaction, fresh: list[RngDrawn]) -> Acted:
         if left:
             seeds.move(tx.connection, tx.head.name, row.request, "held", unretired=left)
         else:
-            acted.append(_revealed(tx, row))
+            acted.append(revealed(tx, row))
     return acted
 
 
@@ -178,7 +130,7 @@ def _open_conflicts(folded: Folded) -> set[str]:
     return {key for key, c in conflicts.items() if c.get("status") == "open"}
 
 
-def _reveal_asked(tx: CampaignTransaction, folded: Folded, row: seeds.SeedRow) -> Acted:
+def reveal_asked(tx: CampaignTransaction, folded: Folded, row: seeds.SeedRow) -> Acted:
     if row.state == "open":
         raise RuleViolation(
             f"request {row.request} still awaits contributions; its seed out now "
@@ -202,16 +154,16 @@ def _reveal_asked(tx: CampaignTransaction, folded: Folded, row: seeds.SeedRow) -
             f"play; the seed of request {row.request} is revealed when it ends",
             code="rng-live",
         )
-    return [_revealed(tx, row)]
+    return [revealed(tx, row)]
 
 
-def _revealed(tx: CampaignTransaction, row: seeds.SeedRow) -> tuple[Event, str | None]:
+def revealed(tx: CampaignTransaction, row: seeds.SeedRow) -> tuple[Event, str | None]:
     seeds.move(tx.connection, tx.head.name, row.request, "revealed")
     event = RngRevealed(request=row.request, seed=row.seed.hex(), conflict=row.conflict)
     return event, GM
 
 
-def _drawn(
+def drawn(
     tx: CampaignTransaction,
     folded: Folded,
     committed: RngCommitted,
@@ -219,6 +171,7 @@ def _drawn(
     given: dict[str, bytes],
     absent: list[str],
     salt: Salt,
+    withheld: Sequence[str] = (),
 ) -> Acted:
     """The waiting command decided with the committed shuffle, on the state as it is now."""
     players = [p for p in committed.awaited if p in given]
@@ -236,10 +189,11 @@ def _drawn(
     # that its seed would show: held until every one of its shuffles is shuffled again by a
     # later one (a new deck). Public outcomes (dice) are revealed when their conflict ends.
     held = any(e.hidden for e in events)
-    drawn = RngDrawn(
+    event = RngDrawn(
         request=row.request,
         players=players,
         absent=absent,
+        withheld=list(withheld),
         draws=[RngDraw(cards=list(d.cards), order=list(d.order)) for d in shuffle.draws],
         lapsed=lapsed,
         conflict=conflict,
@@ -249,61 +203,10 @@ def _drawn(
     state = "held" if held else "drawn"
     seeds.move(tx.connection, tx.head.name, row.request, state, conflict, unretired)
     by = committed.actor or None
-    return [(salt(drawn), by or GM), *((salt(e), by) for e in events)]
+    return [(salt(event), by or GM), *((salt(e), by) for e in events)]
 
 
-def _request(tx: CampaignTransaction, row: seeds.SeedRow) -> tuple[RngCommitted, dict[str, bytes]]:
-    committed = seeds.event_at(tx.connection, tx.head.name, row.committed_seq).event()
-    assert isinstance(committed, RngCommitted)
-    given: dict[str, bytes] = {}
-    if row.state == "open":
-        for envelope in tx.events(row.committed_seq):
-            if envelope.type == "rng.contributed":
-                event = envelope.event()
-                assert isinstance(event, RngContributed)
-                if event.request == row.request:
-                    given[event.player] = bytes.fromhex(event.value)
-    return committed, given
-
-
-def _contributor(command: Contribute, caller: Caller | None, committed: RngCommitted) -> str:
-    if caller is not None and caller.role == "gm":
-        raise Forbidden(
-            "the GM's side chose the server seed, so a contribution of "
-            "theirs could steer the shuffle; only players contribute",
-            code="gm-contribution",
-        )
-    if caller is not None and caller.role != "player":
-        raise Forbidden(f"{caller.player} is an observer and may only read", code="observer")
-    player = caller.player if caller is not None else command.player
-    if caller is not None and command.player not in (None, caller.player):
-        raise Forbidden(
-            f"{caller.player} may contribute only for themselves, not for {command.player}",
-            code="not-yours",
-        )
-    if player is None:
-        raise InvalidInput("name the player who contributes", code="no-player")
-    if player not in committed.awaited:
-        awaited = ", ".join(committed.awaited) or "nobody"
-        raise RuleViolation(
-            f"request {committed.request} awaits {awaited}, not {player}",
-            code="not-awaited",
-        )
-    return player
-
-
-def _value(text: str) -> bytes:
-    value = rng.from_hex(text)
-    if value is None:
-        raise InvalidInput(
-            f"a contribution is {rng.SEED_BYTES} random bytes as {2 * rng.SEED_BYTES} hex "
-            f"digits; got {len(text)} characters",
-            code="bad-contribution",
-        )
-    return value
-
-
-def _when(micros: int) -> str:
+def when(micros: int) -> str:
     return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(micros / 1_000_000))
 
 

@@ -58,3 +58,17 @@ class AccessReissued(Event, frozen=True, tag="access.reissued"):
     role: str
     revoked: int
     by: str
+
+
+@registered
+class AccessRevoked(Event, frozen=True, tag="access.revoked"):
+    """Every live token of `player` was revoked (`revoked`: how many), by the GM through the
+    service (`by` gm) or by the operator on the database (`by` operator). Public: a seat
+    dropped before a committed shuffle is dropped from its awaited players in plain sight.
+    Beside the table: no ruleset folds it."""
+
+    beside_table: ClassVar[bool] = True
+
+    player: str
+    revoked: int
+    by: str

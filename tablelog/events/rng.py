@@ -1,5 +1,7 @@
 """Core events of a committed shuffle (rules/rng.py says the algorithm): the service's
-commitment, each player's contribution, the shuffles drawn, and the server seed's reveal.
+commitment, each player's pledge (the commitment of its contribution), the close of the
+pledges, each player's contribution (the value pledged), the shuffles drawn, and the server
+seed's reveal.
 
 They are beside the table: no ruleset's state or audit sees them (`Event.beside_table`);
 `tablelog verify --rng` and the audit's `committed` verdict read them. A request is named by
@@ -32,11 +34,41 @@ class RngCommitted(_Beside, frozen=True, tag="rng.committed"):
     awaited: list[str]
     deadline: int
     conflict: str | None = None
+    # Since issue 25 each contribution is pledged first (`rng.pledged`) and revealed only once
+    # every pledge is in: the last seat can no longer see the others' values before choosing
+    # its own. False in logs written before: their contributions came in one step.
+    pledges: bool = False
+
+
+@registered
+class RngPledged(_Beside, frozen=True, tag="rng.pledged"):
+    """A player's commitment to the 32 bytes it will contribute (rules/rng.py `pledge`:
+    SHA-256 over the campaign, the request, the player and the value)."""
+
+    request: str
+    player: str
+    commitment: str
+    conflict: str | None = None
+
+
+@registered
+class RngPledgesClosed(_Beside, frozen=True, tag="rng.pledges_closed"):
+    """No more pledges: every awaited player pledged, or the GM closed the request after its
+    deadline (`absent`: the awaited who never pledged). `pledged` (in the fixed order of
+    `awaited`) now reveal their values; one still unrevealed at `deadline` (microseconds UTC)
+    may be drawn without, named as withheld."""
+
+    request: str
+    pledged: list[str]
+    absent: list[str]
+    deadline: int
+    conflict: str | None = None
 
 
 @registered
 class RngContributed(_Beside, frozen=True, tag="rng.contributed"):
-    """`value`: 32 random bytes (hex) from the player's own client."""
+    """`value`: 32 random bytes (hex) from the player's own client; in a request with
+    pledges, the value its pledge committed to, revealed once the pledges closed."""
 
     request: str
     player: str
@@ -53,8 +85,9 @@ class RngDraw(msgspec.Struct, frozen=True, kw_only=True):
 class RngDrawn(_Beside, frozen=True, tag="rng.drawn"):
     """The waiting command ran: the shuffles it asked for, in turn, drawn from the seed of
     the server seed and the contributions of `players` (in that order); `absent` had not
-    contributed when the GM closed the request; `lapsed` says why the command was refused
-    when it finally ran (then nothing else of it is logged)."""
+    contributed (or pledged) when the GM closed the request; `withheld` pledged but did not
+    reveal by the reveal deadline; `lapsed` says why the command was refused when it
+    finally ran (then nothing else of it is logged)."""
 
     hidden: ClassVar[tuple[str, ...]] = ("draws",)
 
@@ -66,6 +99,7 @@ class RngDrawn(_Beside, frozen=True, tag="rng.drawn"):
     conflict: str | None = None
     held: bool = False  # the command logged hidden facts: `draws` would show them
     salt: str = ""
+    withheld: list[str] = msgspec.field(default_factory=list)
 
 
 def hidden_fields(event: Event) -> list[str]:

@@ -76,6 +76,8 @@ class Account(msgspec.Struct, kw_only=True):
     sessions: list[SessionSpan] = []
     # Campaign-wide facts outside the game: each access token re-issued, and by whom.
     access: list[Note] = []
+    # Each committed shuffle drawn without a contribution: who was absent, who withheld.
+    shuffles: list[Note] = []
 
     @property
     def ok(self) -> bool:

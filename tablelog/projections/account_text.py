@@ -60,6 +60,10 @@ def account_lines(account: Account) -> list[str]:
         lines.append("")
         lines.append("access")
         lines.extend(f"    [{note.seq}] {note.text}" for note in account.access)
+    if account.shuffles:
+        lines.append("")
+        lines.append("committed shuffles drawn without a contribution")
+        lines.extend(f"    [{note.seq}] {note.text}" for note in account.shuffles)
     lines.append("")
     lines.extend(verdict_lines(account))
     return lines

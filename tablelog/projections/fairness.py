@@ -21,7 +21,8 @@ class _Conflict:
     committed: set[str] = field(default_factory=set)  # requests committed (events/rng.py)
     drawn: set[str] = field(default_factory=set)  # ... and drawn
     alone: set[str] = field(default_factory=set)  # ... from the server seed alone
-    absent: set[str] = field(default_factory=set)  # ... with a contribution missing
+    # ... with a contribution missing: request -> "absent: ann; withheld: cat"
+    missing: dict[str, str] = field(default_factory=dict)
     revealed: set[str] = field(default_factory=set)
 
 
@@ -42,8 +43,9 @@ class Fairness:
             found.committed.add(event.request)
         elif isinstance(event, RngDrawn):
             found.drawn.add(event.request)
-            if event.absent:
-                found.absent.add(event.request)
+            gaps = missing_of(event)
+            if gaps:
+                found.missing[event.request] = gaps
             elif not event.players:
                 found.alone.add(event.request)
         elif isinstance(event, RngRevealed):
@@ -83,6 +85,17 @@ def _sealed(found: _Conflict, conflict: str, account: Account) -> str:
     return "held: every hidden choice was sealed and opened against its commitment"
 
 
+def missing_of(event: RngDrawn) -> str:
+    """`absent: ann; withheld: cat`: whose contribution a draw went without, and why (a
+    withheld reveal is the one choice left to a seat: README, "What stays trusted")."""
+    parts = []
+    if event.absent:
+        parts.append(f"absent (never pledged or contributed): {', '.join(event.absent)}")
+    if event.withheld:
+        parts.append(f"withheld (pledged, never revealed): {', '.join(event.withheld)}")
+    return "; ".join(parts)
+
+
 def _committed(found: _Conflict) -> str:
     awaiting = sorted(found.committed - found.drawn)
     if awaiting:
@@ -100,11 +113,9 @@ def _committed(found: _Conflict) -> str:
             f"partly: request {sorted(found.alone)[0]} was drawn from the server seed alone "
             "(no player held a token to contribute)"
         )
-    if found.absent:
-        return (
-            f"partly: request {sorted(found.absent)[0]} was closed with contributions "
-            "missing (each absent player is logged)"
-        )
+    if found.missing:
+        named = "; ".join(f"request {r}: {gaps}" for r, gaps in sorted(found.missing.items()))
+        return f"partly: drawn with contributions missing ({named})"
     return (
         "held: every shuffle was committed before the players contributed, and its seed "
         "revealed; `tablelog verify --rng` recomputes each"

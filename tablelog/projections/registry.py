@@ -13,6 +13,7 @@ from tablelog import rulesets
 from tablelog.events.base import Event
 from tablelog.events.core import (
     AccessReissued,
+    AccessRevoked,
     CampaignCreated,
     SceneEnded,
     SceneStarted,
@@ -52,6 +53,13 @@ def reissued_text(event: AccessReissued, seq: int | None = None) -> str:
     return f"{who} re-issued {event.player}'s access{role}{at}: {earlier}"
 
 
+def revoked_text(event: AccessRevoked, seq: int | None = None) -> str:
+    """`the GM revoked bob's access [at seq N]: 2 token(s) stopped working`"""
+    who = "the GM" if event.by == "gm" else "the operator (on the database)"
+    at = "" if seq is None else f" at seq {seq}"
+    return f"{who} revoked {event.player}'s access{at}: {event.revoked} token(s) stopped working"
+
+
 def describe(event: Event) -> str:
     """One line of words for any event: the core's own, or its ruleset's."""
     match event:
@@ -68,6 +76,8 @@ def describe(event: Event) -> str:
             return f"scene {event.scene} ended"
         case AccessReissued():
             return reissued_text(event)
+        case AccessRevoked():
+            return revoked_text(event)
     told = rng_text(event)
     if told is not None:
         return told

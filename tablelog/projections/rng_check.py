@@ -1,10 +1,13 @@
 """`verify --rng`: every committed shuffle recomputed from its revealed seed and contributions.
 
-Walks one campaign's events in order and keeps, per request, its commitment, the
-contributions and the draws; at each reveal it checks the seed against the commitment, and
-each draw (whether logged before or after the reveal) against the order the algorithm gives
-(rules/rng.py). The first mismatch is named with its seq and what differs; a request whose
-seed is not revealed yet is reported as pending, never as a failure.
+Walks one campaign's events in order and keeps, per request, its commitment, the pledges,
+the contributions and the draws; each contribution to a request with pledges must open its
+player's pledge and come after the pledges closed; at each reveal it checks the seed against
+the commitment, and each draw (whether logged before or after the reveal) against the order
+the algorithm gives (rules/rng.py). The first mismatch is named with its seq and what
+differs; a request whose seed is not revealed yet is reported as pending, never as a
+failure. Every seat a draw went without is named: absent (never pledged or contributed) or
+withheld (pledged, never revealed).
 """
 
 from __future__ import annotations
@@ -15,7 +18,14 @@ from dataclasses import dataclass, field
 import msgspec
 
 from tablelog.events.envelope import Envelope
-from tablelog.events.rng import RngCommitted, RngContributed, RngDrawn, RngRevealed
+from tablelog.events.rng import (
+    RngCommitted,
+    RngContributed,
+    RngDrawn,
+    RngPledged,
+    RngPledgesClosed,
+    RngRevealed,
+)
 from tablelog.rules import rng
 
 
@@ -25,12 +35,23 @@ class RngMismatch(msgspec.Struct, frozen=True, kw_only=True):
     reason: str
 
 
+class RngSeat(msgspec.Struct, frozen=True, kw_only=True):
+    """A seat a draw went without: `absent` or `withheld`, at the seq of its `rng.drawn`."""
+
+    campaign: str
+    request: str
+    player: str
+    seq: int
+    why: str
+
+
 class RngReport(msgspec.Struct, frozen=True, kw_only=True):
     ok: bool
     requests: int  # committed requests seen
     verified: int  # requests whose seed was revealed and every draw recomputed
     pending: list[str]  # "campaign:request" still waiting for their seed's reveal
     first_bad: RngMismatch | None
+    missing: list[RngSeat] = []
 
 
 @dataclass(frozen=True)
@@ -45,6 +66,9 @@ class Redraw:
 class _Request:
     commitment: str
     command: str
+    pledges: bool
+    pledged: dict[str, str] = field(default_factory=dict)  # player: commitment
+    closed: RngPledgesClosed | None = None
     contributions: dict[str, bytes] = field(default_factory=dict)
     drawn: list[tuple[int, RngDrawn]] = field(default_factory=list)
     seed: bytes | None = None
@@ -65,6 +89,7 @@ class RngChecker:
     verified: int = 0
     pending: list[str] = field(default_factory=list)
     first_bad: RngMismatch | None = None
+    missing: list[RngSeat] = field(default_factory=list)
     # Per campaign, the drawn commands whose seed is known, by the seq of their rng.drawn.
     redraws: dict[str, dict[int, Redraw]] = field(default_factory=dict)
 
@@ -75,7 +100,10 @@ class RngChecker:
         try:
             for envelope in envelopes:
                 if envelope.type.startswith("rng."):
-                    _take(open_, envelope.seq, envelope.event())
+                    event = envelope.event()
+                    _take(open_, campaign, envelope.seq, event)
+                    if isinstance(event, RngDrawn):
+                        self.missing += _missing(campaign, envelope.seq, event)
         except _Mismatch as bad:
             self.first_bad = RngMismatch(campaign=campaign, seq=bad.seq, reason=bad.reason)
             return
@@ -96,17 +124,44 @@ class RngChecker:
             verified=self.verified,
             pending=self.pending,
             first_bad=self.first_bad,
+            missing=self.missing,
         )
 
 
-def _take(open_: dict[str, _Request], seq: int, event: object) -> None:
+def _missing(campaign: str, seq: int, event: RngDrawn) -> list[RngSeat]:
+    seats = [(p, "absent") for p in event.absent] + [(p, "withheld") for p in event.withheld]
+    return [
+        RngSeat(campaign=campaign, request=event.request, player=p, seq=seq, why=why)
+        for p, why in seats
+    ]
+
+
+def _take(open_: dict[str, _Request], campaign: str, seq: int, event: object) -> None:
     match event:
         case RngCommitted(request=name, commitment=commitment, command=command):
             if name in open_:
                 raise _Mismatch(seq, f"request {name} is committed twice")
-            open_[name] = _Request(commitment, command)
+            open_[name] = _Request(commitment, command, event.pledges)
+        case RngPledged(request=name, player=player, commitment=pledge):
+            found = _known(open_, seq, name)
+            if not found.pledges or found.closed is not None or player in found.pledged:
+                raise _Mismatch(seq, f"{player}'s pledge to request {name} is out of turn")
+            found.pledged[player] = pledge
+        case RngPledgesClosed(request=name):
+            found = _known(open_, seq, name)
+            if found.closed is not None or sorted(event.pledged) != sorted(found.pledged):
+                raise _Mismatch(
+                    seq,
+                    f"the pledges of request {name} close with {event.pledged}; "
+                    f"the log holds pledges of {sorted(found.pledged)}",
+                )
+            found.closed = event
         case RngContributed(request=name, player=player, value=value):
-            _known(open_, seq, name).contributions[player] = _bytes(seq, value, "contribution")
+            found = _known(open_, seq, name)
+            given = _bytes(seq, value, "contribution")
+            if found.pledges:
+                _opens(found, campaign, name, seq, player, given)
+            found.contributions[player] = given
         case RngDrawn(request=name):
             found = _known(open_, seq, name)
             found.drawn.append((seq, event))
@@ -121,6 +176,19 @@ def _take(open_: dict[str, _Request], seq: int, event: object) -> None:
                     f"{rng.commitment(found.seed)}, not to its commitment {found.commitment}",
                 )
             _recompute(found, name)
+
+
+def _opens(found: _Request, campaign: str, name: str, seq: int, player: str, value: bytes) -> None:
+    """A contribution to a request with pledges: after the pledges closed, opening the
+    pledge of its player (else a value could have been chosen after seeing the others')."""
+    if found.closed is None or player not in found.closed.pledged:
+        raise _Mismatch(
+            seq, f"{player}'s contribution to request {name} is not after a pledge of theirs"
+        )
+    if rng.pledge(campaign, name, player, value) != found.pledged[player]:
+        raise _Mismatch(
+            seq, f"{player}'s contribution to request {name} does not open their pledge"
+        )
 
 
 def _known(open_: dict[str, _Request], seq: int, name: str) -> _Request:

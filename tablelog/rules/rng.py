@@ -1,10 +1,13 @@
 """Committed shuffles: an order nobody can steer, recomputable by anyone once the seed is out.
 
 The service picks a 32-byte server seed with `secrets` and logs only its commitment,
-SHA-256(COMMIT_TAG || seed). Each awaited player's client then logs 32 random bytes of its
-own. The shuffle's seed is SHA-256(SEED_TAG || server seed || each contribution, in player
-order); the operator cannot try seeds until one deals well (the commitment came first, the
-contributions after), and no player can either (the server seed is hidden until the reveal).
+SHA-256(COMMIT_TAG || seed). Each awaited player's client then pledges 32 random bytes of
+its own (logs only `pledge(...)` of them) and reveals them once every pledge is in. The
+shuffle's seed is SHA-256(SEED_TAG || server seed || each contribution, in player order);
+the operator cannot try seeds until one deals well (the commitment came first, the
+contributions after), no player can either (the server seed is hidden until the reveal), and
+an operator holding a seat cannot try values against the others' (theirs are pledged before
+any is revealed): it can only reveal its own or withhold it, in the log by name.
 
 From that seed: a counter stream of SHA-256(STREAM_TAG || seed || counter as 8 bytes big
 endian) blocks, read as 8-byte big-endian unsigned words; a uniform integer below n by
@@ -23,6 +26,7 @@ from dataclasses import dataclass, field
 SEED_BYTES = 32
 COMMIT_TAG = b"tablelog/rng/commit/v1\x00"
 SEED_TAG = b"tablelog/rng/seed/v1\x00"
+PLEDGE_TAG = b"tablelog/rng/pledge/v1\x00"
 STREAM_TAG = b"tablelog/rng/stream/v1\x00"
 _WORD = 2**64
 
@@ -39,6 +43,20 @@ def from_hex(text: str) -> bytes | None:
 def commitment(server_seed: bytes) -> str:
     """The hex commitment logged before anyone contributes."""
     return hashlib.sha256(COMMIT_TAG + server_seed).hexdigest()
+
+
+def _framed(text: str) -> bytes:
+    data = text.encode()
+    return len(data).to_bytes(4, "big") + data
+
+
+def pledge(campaign: str, request: str, player: str, value: bytes) -> str:
+    """The hex commitment a player logs before revealing `value`: bound to the campaign, the
+    request and the player (each length-prefixed), so it cannot be replayed for another."""
+    if len(value) != SEED_BYTES:
+        raise ValueError(f"a contribution is {SEED_BYTES} bytes; got {len(value)}")
+    framed = _framed(campaign) + _framed(request) + _framed(player)
+    return hashlib.sha256(PLEDGE_TAG + framed + value).hexdigest()
 
 
 def shuffle_seed(server_seed: bytes, contributions: Sequence[bytes]) -> bytes:

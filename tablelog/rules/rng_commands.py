@@ -6,9 +6,19 @@ from __future__ import annotations
 from tablelog.rules.common import Clocked, Command
 
 
+class Pledge(Clocked, frozen=True):
+    """A player's commitment (hex, rules/rng.py `pledge`) to the 32 bytes it will reveal,
+    for a request awaiting pledges. Through the service the player is the caller; `player`
+    names them when the local operator relays it."""
+
+    request: str
+    commitment: str
+    player: str | None = None
+
+
 class Contribute(Clocked, frozen=True):
-    """A player's 32 random bytes (hex) for a request awaiting them. Through the service the
-    player is the caller; `player` names them when the local operator relays it."""
+    """A player's 32 random bytes (hex) for a request awaiting them: the value pledged, once
+    the request's pledges closed (or, in a request committed before pledges, at once)."""
 
     request: str
     value: str
@@ -16,7 +26,8 @@ class Contribute(Clocked, frozen=True):
 
 
 class CloseRequest(Clocked, frozen=True):
-    """The GM closes a request after its deadline: missing contributions count as absent."""
+    """The GM closes a request after its deadline: missing pledges count as absent (and the
+    pledged reveal); after the reveal deadline, a pledge still unrevealed counts as withheld."""
 
     request: str
 
@@ -27,4 +38,4 @@ class RevealSeed(Command, frozen=True):
     request: str
 
 
-RNG_COMMANDS = (Contribute, CloseRequest, RevealSeed)
+RNG_COMMANDS = (Pledge, Contribute, CloseRequest, RevealSeed)

@@ -1,6 +1,7 @@
 """Committed shuffles through a real `tablelog serve` on 127.0.0.1, played with the CLI client:
 a Beer Run round whose generated dice wait for both players' clients, and an Improv session
-whose managed decks are dealt only once both contributed; the GM's contribution refused."""
+whose managed decks are dealt only once both pledged and revealed; the GM's contribution
+refused."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tablelog.rules import rng
 from tests.e2e.transcript import ok, refused, run
 from tests.support.server import admin_token, running_service
 
@@ -127,15 +129,25 @@ def test_a_beer_run_round_with_generated_dice_waits_for_both_players(service: Se
     # Closing it before its deadline is refused too.
     assert "may be closed from" in refused(service.raw(gm, "rng", "close", request))
     assert len(service.types(gm)) == before
-    # $ tablelog --access-token ANN rng contribute ; then bert's client, before his command
-    assert "ann contributed" in service.client(ann, "rng", "contribute")
+    # $ tablelog --access-token ANN rng contribute   -> ann pledges (bert has not yet)
+    assert "ann pledged" in service.client(ann, "rng", "contribute")
     assert "nothing awaits" in service.client(ann, "rng", "contribute")
+    # bert's pledge is the last: the pledges close, and his client reveals at once.
     said = service.client(bert, "rng", "contribute")
+    assert "bert pledged" in said
+    assert "pledges closed" in said
     assert "bert contributed" in said
+    assert "drawn" not in said
+    # ann's client reveals hers (by itself before her next command, or asked): the draw.
+    said = service.client(ann, "rng", "contribute")
+    assert "ann contributed" in said
     assert "drawn" in said
     events = service.log(gm)
     kinds = [e["type"] for e in events]
     assert kinds[before:] == [
+        "rng.pledged",
+        "rng.pledged",
+        "rng.pledges_closed",
         "rng.contributed",
         "rng.contributed",
         "rng.drawn",
@@ -159,8 +171,9 @@ def test_an_improv_managed_deal_waits_for_both_players_and_is_revealed_at_the_se
     # $ tablelog --access-token GM session start   -> the deal waits
     assert "awaiting ann, bert" in service.client(gm, "session", "start")
     assert "improv.deck_shuffled" not in service.types(gm)
-    assert "ann contributed" in service.client(ann, "rng", "contribute")
-    assert "drawn" in service.client(bert, "rng", "contribute")
+    assert "ann pledged" in service.client(ann, "rng", "contribute")
+    assert "bert contributed" in service.client(bert, "rng", "contribute")
+    assert "drawn" in service.client(ann, "rng", "contribute")
     # No viewer of the service sees the decks' orders in the draws (their own events hide
     # them too); the operator's log holds both, the same.
     for token in (gm, ann, bert):
@@ -178,7 +191,8 @@ def test_an_improv_managed_deal_waits_for_both_players_and_is_revealed_at_the_se
     # The next session's new decks replace these: the first deal's seed is revealed then.
     service.client(gm, "session", "start")
     service.client(ann, "rng", "contribute")
-    assert f"shuffle {request}'s server seed revealed" in service.client(bert, "rng", "contribute")
+    service.client(bert, "rng", "contribute")
+    assert f"shuffle {request}'s server seed revealed" in service.client(ann, "rng", "contribute")
     # $ tablelog --db DB verify --rng   (the operator's copy: every deal recomputed)
     out = ok(run(service.cwd, "--db", service.db, "verify", "--rng"))
     assert "1 committed shuffle request(s) recomputed exactly" in out
@@ -208,13 +222,18 @@ def test_who_may_contribute_close_and_reveal(service: Service, deadline: str) ->
     service.client(bert, "improv", "character", "bert", "Vex")
     service.client(gm, "session", "start")
     request = json.loads(service.client(gm, "rng", "pending", "--json"))[0]["request"]
-    give = {"request": request, "value": "cd" * 32}
+    value = bytes.fromhex("cd" * 32)
+    give = {"request": request, "value": value.hex()}
+    pledged = {"request": request, "commitment": rng.pledge("night", request, "ann", value)}
     refusals = [
+        (gm, "/rng/pledges", pledged, 403, "gm-contribution"),
         (gm, "/rng/contributions", give, 403, "gm-contribution"),
-        (olga, "/rng/contributions", give, 403, "observer"),
-        (None, "/rng/contributions", give, 401, "no-token"),
-        (ann, "/rng/contributions", {**give, "player": "bert"}, 403, "not-yours"),
-        (ann, "/rng/contributions", {**give, "value": "cd"}, 422, "bad-contribution"),
+        (olga, "/rng/pledges", pledged, 403, "observer"),
+        (None, "/rng/pledges", pledged, 401, "no-token"),
+        (ann, "/rng/pledges", {**pledged, "player": "bert"}, 403, "not-yours"),
+        (ann, "/rng/pledges", {**pledged, "commitment": "cd"}, 422, "bad-pledge"),
+        # No value before every pledge is in: the last to pledge could choose the shuffle.
+        (ann, "/rng/contributions", give, 422, "rng-early"),
         (ann, "/rng/close", {"request": request}, 403, "gm-only"),
         (olga, "/rng/close", {"request": request}, 403, "observer"),
         (ann, "/rng/reveal", {"request": request}, 403, "gm-only"),
@@ -232,17 +251,24 @@ def test_who_may_contribute_close_and_reveal(service: Service, deadline: str) ->
             answer.text,
         )
     assert len(local_log(service)) == before
-    assert post(service, ann, "/rng/contributions", give).status_code == 201
+    assert post(service, ann, "/rng/pledges", pledged).status_code == 201
     if deadline == "0":
-        # The deadline has passed: the GM closes it, bert counted absent, the deal made.
+        # The deadline has passed: the GM closes the pledges (bert absent); ann reveals.
         assert post(service, gm, "/rng/close", {"request": request}).status_code == 201
+        assert post(service, ann, "/rng/contributions", give).status_code == 201
         drawn = next(e["payload"] for e in local_log(service) if e["type"] == "rng.drawn")
         assert (drawn["players"], drawn["absent"]) == (["ann"], ["bert"])
     else:
-        assert (
-            post(service, bert, "/rng/contributions", {**give, "value": "ef" * 32}).status_code
-            == 201
-        )
+        theirs = bytes.fromhex("ef" * 32)
+        commitment = rng.pledge("night", request, "bert", theirs)
+        answer = post(service, bert, "/rng/pledges", {"request": request, "commitment": commitment})
+        assert answer.status_code == 201
+        # A value that is not the one pledged is refused, nothing appended.
+        mismatch = post(service, ann, "/rng/contributions", {**give, "value": "ab" * 32})
+        assert (mismatch.status_code, mismatch.json()["code"]) == (422, "rng-mismatch")
+        assert post(service, ann, "/rng/contributions", give).status_code == 201
+        answer = post(service, bert, "/rng/contributions", {**give, "value": theirs.hex()})
+        assert answer.status_code == 201
     # Drawn: a late contribution counts for nothing; the deal's seed is held till the end.
     late = post(service, bert, "/rng/contributions", {**give, "value": "01" * 32})
     assert late.json()["code"] in ("rng-closed", "not-awaited")

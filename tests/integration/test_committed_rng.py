@@ -24,7 +24,7 @@ from tablelog.rules import rng
 from tablelog.rules.beer_run import commands as br
 from tablelog.rules.common import EndSession, StartSession
 from tablelog.rules.improv.commands import CreateCharacter
-from tablelog.rules.rng_commands import CloseRequest, Contribute, RevealSeed
+from tablelog.rules.rng_commands import CloseRequest, Contribute, Pledge, RevealSeed
 from tablelog.storage import EventStore, open_store
 from tablelog.storage.schema import campaigns, events, rng_seeds
 from tests.e2e.transcript import broken, ok, run
@@ -75,6 +75,31 @@ def types(written: list[Envelope]) -> list[str]:
     return [e.type for e in written]
 
 
+def pledge(store: EventStore, campaign: str, request: str, player: str, value: bytes) -> list[str]:
+    """`player` pledges `value` (the operator relays it); the types written."""
+    commitment = rng.pledge(campaign, request, player, value)
+    return types(
+        execute(store, campaign, Pledge(request=request, player=player, commitment=commitment))
+    )
+
+
+def reveal(
+    store: EventStore, campaign: str, request: str, player: str, value: bytes
+) -> list[Envelope]:
+    return execute(store, campaign, Contribute(request=request, player=player, value=value.hex()))
+
+
+def everyone_gives(store: EventStore, campaign: str, request: str, *players: str) -> list[Envelope]:
+    """Each player pledges fresh bytes, then each reveals them: what the last reveal wrote."""
+    values = {p: secrets.token_bytes(32) for p in players}
+    for player, value in values.items():
+        pledge(store, campaign, request, player, value)
+    written: list[Envelope] = []
+    for player, value in values.items():
+        written = reveal(store, campaign, request, player, value)
+    return written
+
+
 def seed_of(store: EventStore, request: str) -> bytes:
     with store.engine.connect() as conn:
         row = conn.execute(select(rng_seeds.c.seed).where(rng_seeds.c.request == request)).one()
@@ -92,23 +117,26 @@ def test_a_roll_waits_for_every_player_then_draws_from_the_committed_seed(tmp_pa
     seed = seed_of(store, committed.request)
     assert committed.commitment == rng.commitment(seed)
     assert not any(seed.hex().encode() in e.payload for e in store.read("pub"))  # not in the log
-    mine = bytes.fromhex(secrets.token_hex(32)), bytes.fromhex(secrets.token_hex(32))
-    written = execute(
-        store, "pub", Contribute(request=committed.request, player="ann", value=mine[0].hex())
-    )
-    assert types(written) == ["rng.contributed"]
-    # A second contribution of ann's, or one of someone not awaited, is refused.
-    with pytest.raises(RuleViolation, match="ann has already contributed"):
-        execute(
-            store, "pub", Contribute(request=committed.request, player="ann", value=mine[1].hex())
-        )
+    mine = secrets.token_bytes(32), secrets.token_bytes(32)
+    # Each awaited player first pledges: only the commitment of its bytes is logged.
+    assert pledge(store, "pub", committed.request, "ann", mine[0]) == ["rng.pledged"]
+    # No value may be revealed while a pledge is awaited: the last to pledge could choose.
+    with pytest.raises(RuleViolation, match="still awaits the pledges of cat"):
+        reveal(store, "pub", committed.request, "ann", mine[0])
+    # A second pledge of ann's, or one of someone not awaited, is refused.
+    with pytest.raises(RuleViolation, match="ann has already pledged"):
+        pledge(store, "pub", committed.request, "ann", mine[1])
     with pytest.raises(RuleViolation, match="awaits ann, cat, not bob"):
-        execute(
-            store, "pub", Contribute(request=committed.request, player="bob", value=mine[1].hex())
-        )
-    written = execute(
-        store, "pub", Contribute(request=committed.request, player="cat", value=mine[1].hex())
-    )
+        pledge(store, "pub", committed.request, "bob", mine[1])
+    # cat's pledge is the last: the pledges close, and the two now reveal.
+    assert pledge(store, "pub", committed.request, "cat", mine[1]) == [
+        "rng.pledged",
+        "rng.pledges_closed",
+    ]
+    assert types(reveal(store, "pub", committed.request, "ann", mine[0])) == ["rng.contributed"]
+    with pytest.raises(RuleViolation, match="ann has already contributed"):
+        reveal(store, "pub", committed.request, "ann", mine[0])
+    written = reveal(store, "pub", committed.request, "cat", mine[1])
     assert types(written) == [
         "rng.contributed",
         "rng.drawn",
@@ -161,20 +189,25 @@ def test_the_gm_closes_a_request_only_after_its_deadline(
     store = open_store(str(tmp_path / "pub.db"), create=True)
     pub_at_the_roll(store, ("rng_deadline_minutes", "5"))
     request = execute(store, "pub", br.Roll(conflict="c1"))[0].event().request
-    execute(store, "pub", Contribute(request=request, player="ann", value=secrets.token_hex(32)))
+    value = secrets.token_bytes(32)
+    pledge(store, "pub", request, "ann", value)
     with pytest.raises(RuleViolation, match="may be closed from"):
         execute(store, "pub", CloseRequest(request=request))
     later = time.time_ns() + 6 * 60 * 10**9
     monkeypatch.setattr(time, "time_ns", lambda: later)
+    # Closing the pledges logs cat absent; ann, who pledged, now reveals.
     written = execute(store, "pub", CloseRequest(request=request))
-    assert types(written)[:2] == ["rng.drawn", "br.pool_rolled"]
-    drawn = written[0].event()
-    assert (drawn.players, drawn.absent) == (["ann"], ["cat"])
+    assert types(written) == ["rng.pledges_closed"]
+    assert (written[0].event().pledged, written[0].event().absent) == (["ann"], ["cat"])
+    with pytest.raises(RuleViolation, match="cat did not pledge"):
+        reveal(store, "pub", request, "cat", secrets.token_bytes(32))
+    written = reveal(store, "pub", request, "ann", value)
+    assert types(written)[:3] == ["rng.contributed", "rng.drawn", "br.pool_rolled"]
+    drawn = written[1].event()
+    assert (drawn.players, drawn.absent, drawn.withheld) == (["ann"], ["cat"], [])
     # Once drawn, a late contribution counts for nothing.
     with pytest.raises(RuleViolation, match="already drawn"):
-        execute(
-            store, "pub", Contribute(request=request, player="cat", value=secrets.token_hex(32))
-        )
+        reveal(store, "pub", request, "cat", secrets.token_bytes(32))
     store.close()
 
 
@@ -201,9 +234,7 @@ def a_revealed_deal(db: Path) -> None:
 def deal(store: EventStore, then: str | None = None) -> str:
     """A session starts; ann and cat contribute; the deal is made (and `then` logged)."""
     request: str = execute(store, "night", StartSession())[0].event().request
-    execute(store, "night", Contribute(request=request, player="ann", value=secrets.token_hex(32)))
-    value = secrets.token_hex(32)
-    written = execute(store, "night", Contribute(request=request, player="cat", value=value))
+    written = everyone_gives(store, "night", request, "ann", "cat")
     assert "improv.deck_shuffled" in types(written)
     if then is not None:
         assert types(written)[-1] == then

@@ -113,27 +113,51 @@
       }
     }
 
-    // A player's page contributes 32 random bytes of its own (crypto.getRandomValues) to
-    // every committed shuffle awaiting its player (README, "Committed shuffles"): the GM's
-    // side chose the server seed, so only players' pages do.
+    // A player's page takes its part in every committed shuffle awaiting its player (README,
+    // "Committed shuffles"), in two steps: it pledges 32 random bytes of its own
+    // (crypto.getRandomValues; only their commitment leaves, the bytes stay in localStorage),
+    // and reveals them only once the service says every pledge is in. The GM's side chose the
+    // server seed, so only players' pages do.
     let contributing = false;
     async function contribute() {
       if (page.dataset.role !== "player" || contributing || signedOut) { return; }
+      if (!tablelogSealing.available()) { return; }
       contributing = true;
       try {
-        const answer = await fetch(base(campaign) + "/rng/pending", { credentials: "same-origin" });
-        if (!answer.ok) { return; }
-        for (const item of await answer.json()) {
-          const bytes = crypto.getRandomValues(new Uint8Array(32));
-          const value = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
-          await fetch(base(campaign) + "/rng/contributions", {
-            method: "POST", credentials: "same-origin", headers: headers(),
-            body: JSON.stringify({ request: item.request, value: value }),
-          });
+        for (let pass = 0; pass < 2; pass += 1) {
+          const answer = await fetch(base(campaign) + "/rng/pending", { credentials: "same-origin" });
+          if (!answer.ok) { return; }
+          let pledgedNow = false;
+          for (const item of await answer.json()) {
+            const body = await rngStep(item);
+            if (!body) { continue; }
+            const path = body.commitment ? "/rng/pledges" : "/rng/contributions";
+            const sent = await fetch(base(campaign) + path, {
+              method: "POST", credentials: "same-origin", headers: headers(), body: JSON.stringify(body),
+            });
+            if (body.commitment && sent.ok) { pledgedNow = true; }
+            if (!body.commitment && sent.ok) { tablelogSealing.forgetPledged(item.campaign, item.request, item.player); }
+          }
+          if (!pledgedNow) { break; }  // a pledge may have closed the pledges: reveal at once
         }
       } finally {
         contributing = false;
       }
+    }
+
+    async function rngStep(item) {
+      if (item.phase === "pledge") {
+        const value = crypto.getRandomValues(new Uint8Array(32));
+        tablelogSealing.keepPledged(item.campaign, item.request, item.player, value);  // before sending
+        const commitment = await tablelogSealing.pledge(item.campaign, item.request, item.player, value);
+        return { request: item.request, commitment: commitment };
+      }
+      if (item.phase === "reveal") {
+        const kept = tablelogSealing.pledged(item.campaign, item.request, item.player);
+        return kept ? { request: item.request, value: kept } : null;  // lost: it ends withheld
+      }
+      const bytes = crypto.getRandomValues(new Uint8Array(32));
+      return { request: item.request, value: tablelogSealing.hex(bytes) };
     }
 
     function changed(input) {

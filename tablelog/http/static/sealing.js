@@ -75,6 +75,35 @@ const tablelogSealing = (function () {
     localStorage.removeItem(key);
   }
 
+  // Committed shuffles (tablelog/rules/rng.py `pledge`): SHA-256("tablelog/rng/pledge/v1" 0x00
+  // || f(campaign) || f(request) || f(player) || value), the value's 32 raw bytes last.
+  async function pledge(campaign, request, player, value) {
+    const parts = [text.encode("tablelog/rng/pledge/v1"), new Uint8Array([0])];
+    for (const part of [campaign, request, player]) { parts.push(field(text.encode(part))); }
+    parts.push(value);
+    const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) { all.set(p, at); at += p.length; }
+    return hex(new Uint8Array(await crypto.subtle.digest("SHA-256", all)));
+  }
+
+  // The value pledged, kept from the pledge to the reveal (before the pledge is sent).
+  function pledgeSlot(campaign, request, player) {
+    return "tablelog:pledge:" + JSON.stringify([campaign, request, player]);
+  }
+
+  function keepPledged(campaign, request, player, value) {
+    localStorage.setItem(pledgeSlot(campaign, request, player), hex(value));
+  }
+
+  function pledged(campaign, request, player) {
+    return localStorage.getItem(pledgeSlot(campaign, request, player));
+  }
+
+  function forgetPledged(campaign, request, player) {
+    localStorage.removeItem(pledgeSlot(campaign, request, player));
+  }
+
   // Checkpoints: every one seen, once, in the order first seen.
   function checkpointsKey(campaign) { return "tablelog:checkpoints:" + campaign; }
 
@@ -97,6 +126,6 @@ const tablelogSealing = (function () {
 
   return {
     available, commitment, newSalt, hex, unhex, slot, keep, opening, forget,
-    keptCheckpoints, keepCheckpoints,
+    keptCheckpoints, keepCheckpoints, pledge, keepPledged, pledged, forgetPledged,
   };
 })();
