@@ -1,5 +1,6 @@
 """The web page is a client that contributes: two players' pages, open in real browsers,
-send their own random bytes to a committed deal the GM starts, and the deal is drawn."""
+pledge their own random bytes to a committed deal the GM starts, reveal them once both
+pledged, and the deal is drawn."""
 
 from __future__ import annotations
 
@@ -8,9 +9,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tablelog.rules import rng
 from tests.e2e.browser import DESKTOP, chromium
 from tests.e2e.transcript import ok, run
 from tests.support.server import running_service
+
+PLEDGE_VECTOR = "7a8802816dc071b45cff8ea4197c28ba0315fe679cf043a1a13805d84104c0e4"  # README
 
 
 def tl(cwd: Path, *args: str) -> str:
@@ -55,6 +59,25 @@ def test_players_pages_contribute_to_a_committed_deal(tmp_path: Path) -> None:
         events = logged(tmp_path)
         given = [e["payload"]["player"] for e in events if e["type"] == "rng.contributed"]
         assert sorted(given) == ["bob", "sue"]
+        # Both pages pledged before either revealed, and each value opens its pledge.
+        kinds = [e["type"] for e in events]
+        assert kinds.index("rng.pledges_closed") < kinds.index("rng.contributed")
+        pledges = {
+            e["payload"]["player"]: e["payload"]["commitment"]
+            for e in events
+            if e["type"] == "rng.pledged"
+        }
+        for e in events:
+            if e["type"] == "rng.contributed":
+                p = e["payload"]
+                value = bytes.fromhex(p["value"])
+                assert rng.pledge("heist", p["request"], p["player"], value) == pledges[p["player"]]
+        # The README's pledge vector, computed by the browser's WebCrypto, is Python's.
+        computed = pages[0].evaluate(
+            "() => tablelogSealing.pledge('heist', '5f0c2a9e1b7d4c30', 'bob',"
+            " Uint8Array.from({length: 32}, (_, i) => i))"
+        )
+        assert computed == PLEDGE_VECTOR
         drawn = next(e["payload"] for e in events if e["type"] == "rng.drawn")
         assert drawn["absent"] == []
         assert "improv.deck_shuffled" in [e["type"] for e in events]

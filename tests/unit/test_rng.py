@@ -102,3 +102,27 @@ def test_uniform_draws_favour_no_face() -> None:
 def test_a_contribution_of_the_wrong_length_is_refused() -> None:
     with pytest.raises(ValueError, match="32 bytes"):
         rng.shuffle_seed(SERVER, [b"short"])
+
+
+PLEDGE_VECTOR = "7a8802816dc071b45cff8ea4197c28ba0315fe679cf043a1a13805d84104c0e4"
+
+
+def test_the_readme_pledge_vector_follows_from_the_words() -> None:
+    """README: SHA-256("tablelog/rng/pledge/v1" 0x00 || f(campaign) || f(request) ||
+    f(player) || value), f(x) = x's UTF-8 length as 4 big-endian bytes, then x."""
+
+    def framed(text: str) -> bytes:
+        return len(text.encode()).to_bytes(4, "big") + text.encode()
+
+    words = b"tablelog/rng/pledge/v1\x00" + framed("heist") + framed("5f0c2a9e1b7d4c30")
+    by_hand = hashlib.sha256(words + framed("bob") + bytes(range(32))).hexdigest()
+    assert rng.pledge("heist", "5f0c2a9e1b7d4c30", "bob", bytes(range(32))) == by_hand
+    assert by_hand == PLEDGE_VECTOR
+    # Bound to each of campaign, request and player: another of any gives another pledge.
+    others = {
+        rng.pledge("heist2", "5f0c2a9e1b7d4c30", "bob", bytes(range(32))),
+        rng.pledge("heist", "5f0c2a9e1b7d4c31", "bob", bytes(range(32))),
+        rng.pledge("heist", "5f0c2a9e1b7d4c30", "bo", bytes(range(32))),
+    }
+    assert PLEDGE_VECTOR not in others
+    assert len(others) == 3
