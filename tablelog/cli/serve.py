@@ -12,6 +12,7 @@ from tablelog.cli.output import emit_json, say
 from tablelog.commands.admin import first_admin_token, new_admin_token
 from tablelog.commands.database import EventStore, open_store, opened
 from tablelog.commands.signing import KEY_FILE_ENV, key_path, load_key
+from tablelog.http.feeds import DEFAULT_PER_ADDRESS, DEFAULT_PER_TOKEN
 from tablelog.http.throttle import DEFAULT_CAMPAIGN_LIMIT, DEFAULT_LIMIT
 
 
@@ -56,6 +57,23 @@ def serve(
             min=1,
         ),
     ] = DEFAULT_CAMPAIGN_LIMIT,
+    feeds_per_token: Annotated[
+        int,
+        typer.Option(
+            "--feeds-per-token",
+            help="Live feeds (GET .../events) one access token may hold open at once; the "
+            "next is refused (429) until one closes.",
+            min=1,
+        ),
+    ] = DEFAULT_PER_TOKEN,
+    feeds_per_address: Annotated[
+        int,
+        typer.Option(
+            "--feeds-per-address",
+            help="Live feeds one client address may hold open at once, whatever its tokens.",
+            min=1,
+        ),
+    ] = DEFAULT_PER_ADDRESS,
     key_file: Annotated[
         str | None,
         typer.Option(
@@ -119,6 +137,8 @@ def serve(
             auth_failures=auth_failures,
             open_signup=open_signup,
             campaign_limit=campaign_limit,
+            feeds_per_token=feeds_per_token,
+            feeds_per_address=feeds_per_address,
             key_file=key_file,
             webhook_policy=Policy(
                 timeout=webhook_timeout,
