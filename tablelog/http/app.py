@@ -16,7 +16,7 @@ from tablelog.commands.database import EventStore, open_store
 from tablelog.commands.deliver import Policy, Worker
 from tablelog.commands.signing import key_path, load_key
 from tablelog.errors import TablelogError
-from tablelog.http import checkpoints, errors, page, reads, stream, webhooks
+from tablelog.http import caching, checkpoints, errors, page, reads, stream, webhooks
 from tablelog.http.body import JsonRequest
 from tablelog.http.commands import command_routes
 from tablelog.http.context import signed_in
@@ -101,6 +101,8 @@ def create_app(
         state=state,
         on_startup=[start],
         on_shutdown=[stop],
+        # Every response but the static assets: no shared cache keeps it (caching.py).
+        before_send=[caching.private],
         exception_handlers={
             TablelogError: errors.domain_error,
             ValidationException: errors.invalid_body,

@@ -69,6 +69,7 @@ def assert_refused(response: httpx.Response, holder: str) -> None:
     assert ". " not in message  # one sentence
     assert "\n" not in message
     assert "Traceback" not in response.text
+    assert response.headers["cache-control"] == "no-store"  # like every answer (caching.py)
 
 
 def test_a_token_holds_eight_feeds_and_a_closed_one_frees_its_slot(tmp_path: Path) -> None:
