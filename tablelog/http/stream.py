@@ -118,7 +118,7 @@ async def _feed(
     try:
         seen, quiet, joined = start, 0.0, time.monotonic()
         async with watches.watching(store, caller.campaign) as watch:
-            while True:
+            while not watches.closing:  # the service stops: the stream ends
                 if not watch.holds(caller.digest, joined):
                     yield ServerSentEventMessage(
                         data="the access token was revoked", event="revoked", id=str(seen)

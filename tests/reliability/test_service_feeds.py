@@ -1,17 +1,20 @@
 """Live feeds per token and per address, against a real `tablelog serve` on loopback: one
 reader cannot hold the service's connections (issue 25). The ninth feed of a token is 429
 `too-many-feeds` in one sentence and changes nothing; a feed that closes, its reader gone or
-its token revoked, gives its slot back."""
+its token revoked, gives its slot back; a stopping service ends its feeds."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import httpx
 
+from tablelog.cli.serve import SHUTDOWN_GRACE_S
 from tablelog.http.feeds import DEFAULT_PER_TOKEN
 from tests.support.server import admin, running_service
 
@@ -119,3 +122,39 @@ def test_an_address_holds_its_feeds_and_a_revoked_tokens_free_theirs(tmp_path: P
             assert "event: revoked" in lines
         again = opens_again(http, tokens["sue"], held)
         assert again.status_code == 200, again.text
+
+
+def test_a_stopping_service_ends_its_open_feeds(tmp_path: Path) -> None:
+    """A feed never ends by itself, yet a stopping service ends it at once, cleanly (not cut
+    when uvicorn's grace period runs out, which would log a traceback per feed), and stops;
+    running_service kills it only after 10 s."""
+    db = tmp_path / "tablelog.db"
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        with (
+            running_service(str(db), tmp_path) as url,
+            httpx.Client(base_url=url, timeout=HTTP_TIMEOUT_S) as http,
+        ):
+            tokens = campaign(http)
+            opened = threading.Event()
+
+            def read() -> list[str]:  # on a client of its own, open until the feed ends
+                lines: list[str] = []
+                with httpx.Client(base_url=url, timeout=HTTP_TIMEOUT_S) as own:
+                    try:
+                        with feed(own, tokens["bob"]) as response:
+                            opened.set()
+                            lines.extend(response.iter_lines())
+                    except httpx.RemoteProtocolError:
+                        lines.append("(cut)")
+                return lines
+
+            reader = pool.submit(read)
+            assert opened.wait(HTTP_TIMEOUT_S)
+            stopping = time.monotonic()
+        stopped = time.monotonic() - stopping
+        assert stopped < SHUTDOWN_GRACE_S, stopped
+        lines = reader.result(timeout=HTTP_TIMEOUT_S)
+        assert "event: event" in lines  # the campaign's events came, then the end
+        assert "(cut)" not in lines
+    log = next(tmp_path.glob("serve-*.log")).read_text(encoding="utf-8")
+    assert "Traceback" not in log
