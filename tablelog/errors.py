@@ -99,6 +99,13 @@ class TooManyFailures(TablelogError):
         self.retry_after = retry_after
 
 
+class TooManyFeeds(TablelogError):
+    """Too many live feeds open at once for one access token or one address: HTTP 429 (no
+    wait to name: a slot frees when one of them closes)."""
+
+    code = "too-many-feeds"
+
+
 class Forbidden(TablelogError):
     """The caller is known but may not do this (another player's character, an observer
     writing, a player running the GM's part): HTTP 403."""

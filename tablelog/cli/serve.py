@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
-from typing import Annotated
+import socket
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -12,7 +14,15 @@ from tablelog.cli.output import emit_json, say
 from tablelog.commands.admin import first_admin_token, new_admin_token
 from tablelog.commands.database import EventStore, open_store, opened
 from tablelog.commands.signing import KEY_FILE_ENV, key_path, load_key
+from tablelog.http.feeds import DEFAULT_PER_ADDRESS, DEFAULT_PER_TOKEN
 from tablelog.http.throttle import DEFAULT_CAMPAIGN_LIMIT, DEFAULT_LIMIT
+
+if TYPE_CHECKING:
+    from litestar import Litestar
+
+    from tablelog.http.watch import Watches
+
+SHUTDOWN_GRACE_S = 5  # seconds a stopping service waits for the requests still running
 
 
 def serve(
@@ -56,6 +66,23 @@ def serve(
             min=1,
         ),
     ] = DEFAULT_CAMPAIGN_LIMIT,
+    feeds_per_token: Annotated[
+        int,
+        typer.Option(
+            "--feeds-per-token",
+            help="Live feeds (GET .../events) one access token may hold open at once; the "
+            "next is refused (429) until one closes.",
+            min=1,
+        ),
+    ] = DEFAULT_PER_TOKEN,
+    feeds_per_address: Annotated[
+        int,
+        typer.Option(
+            "--feeds-per-address",
+            help="Live feeds one client address may hold open at once, whatever its tokens.",
+            min=1,
+        ),
+    ] = DEFAULT_PER_ADDRESS,
     key_file: Annotated[
         str | None,
         typer.Option(
@@ -101,8 +128,6 @@ def serve(
     Example: `tablelog --db tablelog.db serve --port 8000`, or behind a proxy on this host:
     `tablelog serve --forwarded-allow-ips 127.0.0.1`
     """
-    import uvicorn
-
     from tablelog.commands.deliver import Policy
     from tablelog.http.app import create_app
 
@@ -119,6 +144,8 @@ def serve(
             auth_failures=auth_failures,
             open_signup=open_signup,
             campaign_limit=campaign_limit,
+            feeds_per_token=feeds_per_token,
+            feeds_per_address=feeds_per_address,
             key_file=key_file,
             webhook_policy=Policy(
                 timeout=webhook_timeout,
@@ -131,7 +158,7 @@ def serve(
         # The service's modules and routes live as long as it does: the garbage collector
         # need not walk them again on every full collection.
         gc.freeze()
-        uvicorn.run(
+        _run(
             app,
             host=host,
             port=port,
@@ -140,9 +167,31 @@ def serve(
             # host could then choose the address the sign-in limit counts.
             proxy_headers=forwarded_allow_ips is not None,
             forwarded_allow_ips=forwarded_allow_ips or "",
+            # What still runs then is cancelled: a stop never waits for ever.
+            timeout_graceful_shutdown=SHUTDOWN_GRACE_S,
         )
     finally:
         store.close()
+
+
+def _run(app: Litestar, **options: Any) -> None:
+    """`uvicorn.run(app, **options)`, except that a stopping service first ends its live
+    feeds: a feed never ends by itself, so uvicorn would otherwise wait out its grace period
+    and cut each one (logging a traceback per feed)."""
+    import uvicorn
+    from uvicorn.config import STARTUP_FAILURE
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            watches: Watches = app.state.watches
+            watches.close()
+            await super().shutdown(sockets=sockets)
+
+    server = Server(uvicorn.Config(app, **options))
+    with contextlib.suppress(KeyboardInterrupt):  # as uvicorn.run does
+        server.run()
+    if not server.started:  # it said why (the port is taken): exit as uvicorn.run would
+        raise SystemExit(STARTUP_FAILURE)
 
 
 def _announce_admin(store: EventStore, open_signup: bool) -> None:

@@ -16,10 +16,11 @@ from tablelog.commands.database import EventStore, open_store
 from tablelog.commands.deliver import Policy, Worker
 from tablelog.commands.signing import key_path, load_key
 from tablelog.errors import TablelogError
-from tablelog.http import checkpoints, errors, page, reads, stream, webhooks
+from tablelog.http import caching, checkpoints, errors, page, reads, stream, webhooks
 from tablelog.http.body import JsonRequest
 from tablelog.http.commands import command_routes
 from tablelog.http.context import signed_in
+from tablelog.http.feeds import DEFAULT_PER_ADDRESS, DEFAULT_PER_TOKEN, Feeds
 from tablelog.http.rulesets import ruleset_routes
 from tablelog.http.throttle import (
     DEFAULT_CAMPAIGN_LIMIT,
@@ -36,6 +37,8 @@ def create_app(
     auth_failures: int = DEFAULT_LIMIT,
     open_signup: bool = False,
     campaign_limit: int = DEFAULT_CAMPAIGN_LIMIT,
+    feeds_per_token: int = DEFAULT_PER_TOKEN,
+    feeds_per_address: int = DEFAULT_PER_ADDRESS,
     key_file: str | None = None,
     webhook_policy: Policy | None = None,
 ) -> Litestar:
@@ -43,9 +46,11 @@ def create_app(
 
     `auth_failures`: failed sign-ins allowed per client address and minute; `open_signup`:
     anyone may create a campaign (otherwise only with the service's admin token);
-    `campaign_limit`: campaigns created per client address and hour; `key_file`: the
-    signing key of its checkpoints (default: signing.key_path), created on first start;
-    `webhook_policy`: how the webhooks' sender waits and retries (commands/deliver.py)."""
+    `campaign_limit`: campaigns created per client address and hour; `feeds_per_token`,
+    `feeds_per_address`: live feeds open at once per access token and per client address
+    (feeds.py); `key_file`: the signing key of its checkpoints (default:
+    signing.key_path), created on first start; `webhook_policy`: how the webhooks' sender
+    waits and retries (commands/deliver.py)."""
     state = State(
         {
             "store": target if isinstance(target, EventStore) else None,
@@ -53,6 +58,7 @@ def create_app(
             "open_signup": open_signup,
             "campaigns": CampaignQuota(campaign_limit),
             "watches": Watches(),
+            "feeds": Feeds(feeds_per_token, feeds_per_address),
             "key": None,
             "sender": None,
             "webhook_policy": webhook_policy or Policy(),
@@ -95,6 +101,8 @@ def create_app(
         state=state,
         on_startup=[start],
         on_shutdown=[stop],
+        # Every response but the static assets: no shared cache keeps it (caching.py).
+        before_send=[caching.private],
         exception_handlers={
             TablelogError: errors.domain_error,
             ValidationException: errors.invalid_body,

@@ -16,6 +16,7 @@ from tablelog.errors import (
     StorageError,
     TablelogError,
     TooManyFailures,
+    TooManyFeeds,
     Unauthenticated,
 )
 
@@ -37,7 +38,7 @@ def status_of(exc: TablelogError) -> int:
         return 409
     if isinstance(exc, StorageError):
         return 503
-    if isinstance(exc, TooManyFailures):
+    if isinstance(exc, TooManyFailures | TooManyFeeds):
         return 429
     return 422  # a refused action or bad input
 

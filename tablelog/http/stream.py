@@ -29,7 +29,8 @@ from tablelog.commands.database import EventStore
 from tablelog.commands.log import MAX_SEQ
 from tablelog.commands.reads import LogItem, log_items
 from tablelog.errors import InvalidInput
-from tablelog.http.context import caller_for, store_of
+from tablelog.http.context import caller_for, client_address, store_of
+from tablelog.http.feeds import Feeds, Slot, holding
 from tablelog.http.watch import Watches
 
 HEARTBEAT_S = 15.0
@@ -92,6 +93,7 @@ async def events(
     caller = caller_for(request, campaign)  # signed in by the guard (context.py)
     store = store_of(request.app.state)
     watches: Watches = request.app.state.watches
+    feeds: Feeds = request.app.state.feeds
     start = after or 0
     if last_event_id is not None:
         text = last_event_id.strip()
@@ -101,10 +103,22 @@ async def events(
             )
         start = int(text)
 
-    async def feed() -> AsyncIterator[ServerSentEventMessage]:
+    # Last, once nothing else can refuse the request: a refused feed takes no slot.
+    slot = feeds.open(caller.digest, client_address(request))
+    feed = _feed(slot, watches, store, caller, start)
+    holding(slot, feed)
+    return ServerSentEvent(feed)
+
+
+async def _feed(
+    slot: Slot, watches: Watches, store: EventStore, caller: Caller, start: int
+) -> AsyncIterator[ServerSentEventMessage]:
+    """The feed's messages; its slot is given back however it ends (a reader gone cancels
+    it, the service closes it on its way down)."""
+    try:
         seen, quiet, joined = start, 0.0, time.monotonic()
         async with watches.watching(store, caller.campaign) as watch:
-            while True:
+            while not watches.closing:  # the service stops: the stream ends
                 if not watch.holds(caller.digest, joined):
                     yield ServerSentEventMessage(
                         data="the access token was revoked", event="revoked", id=str(seen)
@@ -128,8 +142,8 @@ async def events(
                 if quiet >= HEARTBEAT_S:
                     quiet = 0.0
                     yield ServerSentEventMessage(comment="still here")
-
-    return ServerSentEvent(feed())
+    finally:
+        slot.release()
 
 
 ROUTES = [events]

@@ -52,11 +52,20 @@ class Watches:
     def __init__(self) -> None:
         self._by_campaign: dict[str, Watch] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
+        self.closing = False  # the service is stopping: every feed ends (close)
         # The feeds' shared reads (stream.py): this service's, on its own loop.
         self.shared: OrderedDict[Any, asyncio.Future[Any]] = OrderedDict()
 
     def start(self) -> None:
         self._loop = asyncio.get_running_loop()
+
+    def close(self) -> None:
+        """The service is stopping (called on its loop): every feed ends now, its stream
+        closed cleanly and its slot given back, rather than cut when the server gives up
+        waiting for it."""
+        self.closing = True
+        for watch in self._by_campaign.values():
+            watch.changed.set()
 
     def wake(self, campaign: str) -> None:
         """A command of this service appended to `campaign` (from any thread): read now."""
