@@ -27,6 +27,7 @@ from tablelog.projections.page import (
     FieldKind,
     Panel,
     Sealed,
+    directed_texts,
     generic_panels,
     open_conflicts,
     role_of,
@@ -62,6 +63,9 @@ class Page(msgspec.Struct, frozen=True, kw_only=True):
     role: str
     panels: list[Panel]
     forms: list[Form]
+    # The players' texts on this page that hold a direction control (`directed_texts`): the
+    # page isolates each one wherever a sentence quotes it.
+    texts: list[str] = []
 
 
 def page_of(
@@ -88,6 +92,8 @@ def page_of(
 
 def _build(folded: Folded, caller: Caller, *, at: int | None) -> Page:
     viewer = caller.viewer
+    shown = panels(folded, viewer)
+    offered = [] if at is not None else forms(folded, caller)
     return Page(
         campaign=folded.campaign,
         ruleset=folded.ruleset.name,
@@ -95,9 +101,24 @@ def _build(folded: Folded, caller: Caller, *, at: int | None) -> Page:
         at=at,
         player=caller.player,
         role=caller.role,
-        panels=panels(folded, viewer),
-        forms=[] if at is not None else forms(folded, caller),
+        panels=shown,
+        forms=offered,
+        texts=texts(folded, viewer, shown),
     )
+
+
+def texts(folded: Folded, viewer: str, shown: Sequence[Panel]) -> list[str]:
+    """The players' texts holding a direction control that the viewer may see here: from
+    the state view and the show view of each conflict on the page (both filtered for the
+    viewer already), for any ruleset, whatever sentences its panels make of them."""
+    views = views_for(folded.ruleset.name)
+    found: list[Any] = [state_view(folded, viewer)]
+    for key in dict.fromkeys(p.conflict for p in shown if p.conflict is not None):
+        try:
+            found.append(views.show_view(folded.state, key, viewer))
+        except TablelogError:  # a conflict `show` will not give: its panel is isolated whole
+            continue
+    return directed_texts(*found)
 
 
 def panels(folded: Folded, viewer: str) -> list[Panel]:

@@ -33,8 +33,10 @@ from tablelog.commands.access import (
     open_session,
 )
 from tablelog.commands.audit import audit
+from tablelog.commands.database import EventStore
 from tablelog.commands.log import MAX_SEQ
 from tablelog.commands.page import Page, page_of
+from tablelog.commands.reads import log_items
 from tablelog.errors import TablelogError, Unauthenticated
 from tablelog.http.context import (
     SESSION_COOKIE,
@@ -44,9 +46,11 @@ from tablelog.http.context import (
     session_cookie,
     store_of,
 )
+from tablelog.http.isolation import FILTERS
 from tablelog.http.reads import public_account
 from tablelog.http.throttle import FailedSignIns
 from tablelog.projections.account_text import account_lines
+from tablelog.projections.page import directed_texts
 
 AnyRequest = Request[Any, Any, Any]
 ASSETS = Path(__file__).parent / "static"
@@ -56,6 +60,7 @@ _TEMPLATES = Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
+_TEMPLATES.filters.update(FILTERS)  # players' texts are isolated: http/isolation.py
 # Only this service's own scripts, styles and connections: no inline script can run, and no
 # asset comes from another site (the page works on a LAN without the internet).
 _HEADERS = {
@@ -95,7 +100,7 @@ def _render(request: AnyRequest, campaign: str) -> Response[str]:
         return _html("sign_in.html", campaign=name)
     caller, session = signed
     page = page_of(store_of(request.app.state), name, caller, head=caller.head)
-    return _html("page.html", page=page, csrf=csrf_token(session))
+    return _html("page.html", page=page, texts=page.texts, csrf=csrf_token(session))
 
 
 @get("/campaigns/{campaign:str}/play", include_in_schema=False)
@@ -175,17 +180,28 @@ def table_fragment(
     page: Page = page_of(
         store_of(request.app.state), caller.campaign, caller, at=at, head=caller.head
     )
-    return _html("table.html", page=page)
+    return _html("table.html", page=page, texts=page.texts)
 
 
 @get("/campaigns/{campaign:str}/play/audit", include_in_schema=False, sync_to_thread=True)
 def audit_fragment(
     request: AnyRequest, campaign: FromPath[str], conflict: FromQuery[str | None] = None
 ) -> Response[str]:
-    """A conflict's audit as the CLI prints it (an account is public by construction)."""
+    """A conflict's audit as the CLI prints it (an account is public by construction), each
+    player's text on the caller's page isolated where a line quotes it."""
     caller = caller_for(request, campaign)
-    account = public_account(audit(store_of(request.app.state), caller.campaign, conflict=conflict))
-    return _html("lines.html", lines=account_lines(account), ok=account.ok)
+    store = store_of(request.app.state)
+    account = public_account(audit(store, caller.campaign, conflict=conflict))
+    texts = audit_texts(store, caller, conflict)
+    return _html("lines.html", lines=account_lines(account), ok=account.ok, texts=texts)
+
+
+def audit_texts(store: EventStore, caller: Caller, conflict: str | None) -> list[str]:
+    """The players' texts an audit may quote: the page's, and those in the conflict's events
+    (it may be closed, no longer on the page), as the caller may read them in the log."""
+    texts = page_of(store, caller.campaign, caller, head=caller.head).texts
+    items = log_items(store, caller.campaign, conflict=conflict, viewer=caller.viewer)
+    return directed_texts([msgspec.json.decode(i.line) for i in items], texts)
 
 
 ROUTES: list[HTTPRouteHandler] = [sign_out, table_fragment, audit_fragment]  # behind the guard

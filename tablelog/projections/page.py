@@ -10,6 +10,7 @@ may see: every value here comes from the views, which are filtered for `viewer` 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -206,3 +207,29 @@ def open_conflicts(state_view: dict[str, Any]) -> list[str]:
 def slug(text: str) -> str:
     """`text` as an HTML id's part: letters and digits, the rest dashes."""
     return "".join(ch if ch.isalnum() else "-" for ch in text.lower()) or "x"
+
+
+# The characters that set the direction of the text after them: the marks, embeddings,
+# overrides and isolates (U+061C, U+200E-F, U+202A-E, U+2066-9). A player's text is stored
+# byte for byte and may hold them; the page isolates each text that does (http/isolation.py),
+# so none reorders anything around it (the CLI writes them as escapes: cli/output.py).
+DIRECTION_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def directed_texts(*views: Any) -> list[str]:
+    """Every text in these views (dicts, lists and strings, as `state --json` gives them; keys
+    too) that holds a direction control: the players' own texts that the page must isolate
+    wherever a sentence quotes them. Longest first, so a text is found before a part of it."""
+    found: set[str] = set()
+    stack = list(views)
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            if DIRECTION_CONTROLS.search(value):
+                found.add(value)
+        elif isinstance(value, dict):
+            stack.extend(value.keys())
+            stack.extend(value.values())
+        elif isinstance(value, list | tuple | set | frozenset):
+            stack.extend(value)
+    return sorted(found, key=lambda text: (-len(text), text))

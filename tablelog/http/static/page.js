@@ -38,10 +38,48 @@
       body: JSON.stringify({ token: token }),
     });
     if (answer.ok) { location.replace(location.pathname); return; }
-    status.textContent = await sentence(answer);
+    say(status, await sentence(answer));
   }
 
   function base(campaign) { return "/campaigns/" + encodeURIComponent(campaign); }
+
+  // A text a person typed may hold direction controls (U+202E shows the rest of its line
+  // backwards). `say` puts `text` in `element` with each of `typed` that holds one, where the
+  // text quotes it, and then the whole text, in a <bdi> of its own: none reorders anything
+  // around it (the server isolates its own HTML the same way: http/isolation.py). A PDI
+  // that closes no isolate of its own is dropped (it would close the <bdi>'s), and an
+  // isolate left open is closed where its text ends.
+  function balanced(text) {
+    let depth = 0, kept = "";
+    for (const ch of text) {
+      if (ch === "\u2066" || ch === "\u2067" || ch === "\u2068") { depth += 1; }
+      else if (ch === "\u2069") { if (depth === 0) { continue; } depth -= 1; }
+      kept += ch;
+    }
+    return kept + "\u2069".repeat(depth);
+  }
+  function say(element, text, typed) {
+    const CONTROL = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+    element.textContent = "";
+    if (!CONTROL.test(text)) { element.textContent = text; return; }
+    const known = [...new Set((typed || []).filter((t) => CONTROL.test(t)))].sort((a, b) => b.length - a.length);
+    const whole = document.createElement("bdi");
+    let at = 0;
+    while (at < text.length) {
+      let next = -1, found = "";
+      for (const t of known) {  // the earliest quote, the longest at one place
+        const i = text.indexOf(t, at);
+        if (i >= 0 && (next < 0 || i < next)) { next = i; found = t; }
+      }
+      if (next < 0) { whole.append(balanced(text.slice(at))); break; }
+      if (next > at) { whole.append(balanced(text.slice(at, next))); }
+      const quoted = document.createElement("bdi");
+      quoted.textContent = balanced(found);
+      whole.append(quoted);
+      at = next + found.length;
+    }
+    element.append(whole);
+  }
 
   async function sentence(answer) {
     try {
@@ -69,7 +107,7 @@
     function ended(why) {
       signedOut = true;
       if (feed) { feed.close(); }
-      status.textContent = why;
+      say(status, why);
       status.className = "live ended";
       for (const control of document.querySelectorAll("form.action button, form.action input, form.action select, form.action textarea")) {
         control.disabled = true;
@@ -84,7 +122,7 @@
       try {
         const answer = await fetch(base(campaign) + "/play/table", { credentials: "same-origin" });
         if (answer.status === 401 || answer.status === 403) { ended("Signed out: " + await sentence(answer)); return; }
-        if (!answer.ok) { status.textContent = "Could not refresh: " + await sentence(answer); return; }
+        if (!answer.ok) { say(status, "Could not refresh: " + await sentence(answer)); return; }
         const html = await answer.text();
         const typed = new Map();
         for (const input of table.querySelectorAll("form.action [name]")) {
@@ -335,6 +373,8 @@
       const error = form.querySelector(".error");
       error.hidden = true;
       const body = JSON.parse(form.dataset.fixed || "{}");
+      // What was typed, as sent: a refusal or the events' texts may quote it.
+      const typed = [...form.querySelectorAll("[name]")].map((input) => input.value.trim());
       for (const input of form.querySelectorAll("[name]")) {
         const v = value(input);
         if (v !== undefined) { place(body, input.name, v); }
@@ -344,7 +384,7 @@
       try {
         const unsent = form.dataset.sealMode ? await sealed(form, body) : null;
         if (unsent) {
-          error.textContent = unsent;
+          say(error, unsent, typed);
           error.hidden = false;
           error.focus();
           return;
@@ -357,11 +397,11 @@
           seq = Math.max(seq, done.seq || seq);
           if (form.dataset.sealMode === "opens") { tablelogSealing.forget(sealSlot(form)); }
           form.reset();  // done: what was typed in it is not kept for the next table
-          status.textContent = "Done: " + done.events.map((e) => e.text).join("; ");
+          say(status, "Done: " + done.events.map((e) => e.text).join("; "), typed);
           await refresh();
           return;
         }
-        error.textContent = await sentence(answer);
+        say(error, await sentence(answer), typed);
         error.hidden = false;
         error.focus();
       } finally {
@@ -401,7 +441,7 @@
       if (target.dataset.audit) {
         const answer = await fetch(base(campaign) + "/play/audit?conflict=" + encodeURIComponent(target.dataset.audit), { credentials: "same-origin" });
         out.innerHTML = answer.ok ? await answer.text() : "";
-        if (!answer.ok) { out.textContent = await sentence(answer); }
+        if (!answer.ok) { say(out, await sentence(answer)); }
       } else if (target.dataset.export) {
         const query = "?format=" + target.dataset.export + "&conflict=" + encodeURIComponent(target.dataset.conflict);
         const answer = await fetch(base(campaign) + "/export" + query, { credentials: "same-origin" });
@@ -427,7 +467,7 @@
       replayTimer = setTimeout(async () => {
         const out = slider.closest("details.tools").querySelector(".tool-out");
         const answer = await fetch(base(campaign) + "/play/table?at=" + slider.value, { credentials: "same-origin" });
-        if (!answer.ok) { out.textContent = await sentence(answer); return; }
+        if (!answer.ok) { say(out, await sentence(answer)); return; }
         const holder = document.createElement("div");
         holder.innerHTML = await answer.text();
         const panel = holder.querySelector('[data-conflict="' + CSS.escape(slider.dataset.replay) + '"]');
@@ -440,7 +480,7 @@
           panel.removeAttribute("id");
           for (const el of panel.querySelectorAll("[id]")) { el.removeAttribute("id"); }
           const title = panel.querySelector("h2");
-          if (title) { const h = document.createElement("h3"); h.textContent = title.textContent; title.replaceWith(h); }
+          if (title) { const h = document.createElement("h3"); h.append(...title.childNodes); title.replaceWith(h); }
           panel.removeAttribute("aria-labelledby");
           out.append(panel);
         }
