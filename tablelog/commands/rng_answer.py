@@ -87,8 +87,8 @@ def _pledge(
         )
     if progress.closed is not None:
         raise RuleViolation(
-            f"the pledges of request {row.request} are closed; "
-            f"{_names(progress.closed.pledged)} now reveal",
+            f"the pledges of request {row.request} are closed; only "
+            f"{_names(progress.closed.pledged)} may reveal now",
             code="rng-pledges-closed",
         )
     if player in progress.pledges:

@@ -25,7 +25,7 @@ def rng_text(event: Event) -> str | None:
         case RngPledgesClosed():
             pledged = ", ".join(event.pledged) or "nobody"
             absent = f"; absent: {', '.join(event.absent)}" if event.absent else ""
-            return f"shuffle {event.request}: pledges closed; {pledged} now reveal{absent}"
+            return f"shuffle {event.request}: pledges closed; to reveal: {pledged}{absent}"
         case RngContributed():
             return f"{event.player} contributed to shuffle {event.request}"
         case RngDrawn():
