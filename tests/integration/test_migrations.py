@@ -217,6 +217,7 @@ WRITTEN_AT = {
     "0004": {"bar-fight": 58},
     "0005": {"bar-fight": 58},
     "0006": {"bar-fight": 58},
+    "0007": {"bar-fight": 58},
 }
 
 
