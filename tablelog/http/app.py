@@ -14,9 +14,10 @@ from litestar.openapi import OpenAPIConfig
 from tablelog import __version__
 from tablelog.commands.database import EventStore, open_store
 from tablelog.commands.deliver import Policy, Worker
+from tablelog.commands.session_policy import SessionPolicy
 from tablelog.commands.signing import key_path, load_key
 from tablelog.errors import TablelogError
-from tablelog.http import checkpoints, errors, page, reads, stream, webhooks
+from tablelog.http import checkpoints, errors, page, reads, sessions, stream, webhooks
 from tablelog.http.body import JsonRequest
 from tablelog.http.commands import command_routes
 from tablelog.http.context import signed_in
@@ -38,6 +39,7 @@ def create_app(
     campaign_limit: int = DEFAULT_CAMPAIGN_LIMIT,
     key_file: str | None = None,
     webhook_policy: Policy | None = None,
+    session_policy: SessionPolicy | None = None,
 ) -> Litestar:
     """The service over the log at `target` (a path or URL, opened at start-up, or a store).
 
@@ -45,14 +47,17 @@ def create_app(
     anyone may create a campaign (otherwise only with the service's admin token);
     `campaign_limit`: campaigns created per client address and hour; `key_file`: the
     signing key of its checkpoints (default: signing.key_path), created on first start;
-    `webhook_policy`: how the webhooks' sender waits and retries (commands/deliver.py)."""
+    `webhook_policy`: how the webhooks' sender waits and retries (commands/deliver.py);
+    `session_policy`: how long a web session lasts unused (commands/session_policy.py)."""
+    kept = session_policy or SessionPolicy()
     state = State(
         {
             "store": target if isinstance(target, EventStore) else None,
             "sign_ins": FailedSignIns(auth_failures),
             "open_signup": open_signup,
             "campaigns": CampaignQuota(campaign_limit),
-            "watches": Watches(),
+            "watches": Watches(kept),
+            "session_policy": kept,
             "key": None,
             "sender": None,
             "webhook_policy": webhook_policy or Policy(),
@@ -86,6 +91,7 @@ def create_app(
             *stream.ROUTES,
             *command_routes(),
             *page.ROUTES,
+            *sessions.ROUTES,
         ],
         guards=[signed_in],
     )
