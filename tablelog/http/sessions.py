@@ -29,9 +29,9 @@ def _answer(ended: sessions.Ended, campaign: str) -> Response[sessions.Ended]:
 def list_sessions(
     request: AnyRequest, campaign: FromPath[str], player: FromQuery[str | None] = None
 ) -> list[sessions.Session]:
-    """The campaign's live web sessions (browsers signed in with a link), never their
-    secrets: the GM sees everyone's (or `player`'s), a player or an observer their own.
-    `current` marks the caller's own."""
+    """The campaign's live web sessions (browsers signed in with a link; not game
+    sessions, which `POST` here starts), never their secrets: the GM sees everyone's (or
+    `player`'s), a player or an observer their own. `current` marks the caller's own."""
     caller = caller_for(request, campaign)
     store, policy = store_of(request.app.state), session_policy(request.app.state)
     return sessions.listed(store, caller.campaign, caller=caller, player=player, policy=policy)
@@ -46,8 +46,8 @@ def list_sessions(
 def end_session(
     request: AnyRequest, campaign: FromPath[str], session: FromPath[str]
 ) -> Response[sessions.Ended]:
-    """End one web session by its listed id (the GM: anyone's; a player: their own); it
-    stops working at once."""
+    """End one web session (a browser signed in, not a game session) by its listed id (the
+    GM: anyone's; a player: their own); it stops working at once."""
     caller = caller_for(request, campaign)
     store, policy = store_of(request.app.state), session_policy(request.app.state)
     ended = sessions.end(store, caller.campaign, session, caller=caller, policy=policy)
@@ -60,8 +60,8 @@ def end_session(
 def end_sessions(
     request: AnyRequest, campaign: FromPath[str], player: FromQuery[str | None] = None
 ) -> Response[sessions.Ended]:
-    """End every web session the caller may see (the GM: the campaign's, or `player`'s; a
-    player: their own)."""
+    """End every web session (browsers signed in, not the game session) the caller may see
+    (the GM: the campaign's, or `player`'s; a player: their own)."""
     caller = caller_for(request, campaign)
     store, policy = store_of(request.app.state), session_policy(request.app.state)
     ended = sessions.end_all(store, caller.campaign, caller=caller, player=player, policy=policy)
