@@ -40,6 +40,7 @@ _MODULES: dict[str, str] = {
     "import": "tablelog.cli.transfer",
     "invite": "tablelog.cli.access",
     "revoke": "tablelog.cli.access",
+    "sessions": "tablelog.cli.sessions",
     "serve": "tablelog.cli.serve",
     "admin-token": "tablelog.cli.serve",
     "demo": "tablelog.cli.demo",

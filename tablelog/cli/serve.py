@@ -13,6 +13,7 @@ from tablelog.cli.options import JsonOption, target
 from tablelog.cli.output import emit_json, say
 from tablelog.commands.admin import first_admin_token, new_admin_token
 from tablelog.commands.database import EventStore, open_store, opened
+from tablelog.commands.session_policy import SESSION_IDLE_S, SessionPolicy
 from tablelog.commands.signing import KEY_FILE_ENV, key_path, load_key
 from tablelog.http.feeds import DEFAULT_PER_ADDRESS, DEFAULT_PER_TOKEN
 from tablelog.http.throttle import DEFAULT_CAMPAIGN_LIMIT, DEFAULT_LIMIT
@@ -110,6 +111,15 @@ def serve(
     webhook_poll: Annotated[
         float, typer.Option(help="Seconds between looks at the webhooks' outbox.", min=0.01)
     ] = 1.0,
+    session_idle: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a web session (a browser signed in with a link) may go without a "
+            "request before the service ends it: 1209600 is 14 days. A session ends 30 days "
+            "after its sign-in in any case.",
+            min=1.0,
+        ),
+    ] = SESSION_IDLE_S,
     webhook_allow_private: Annotated[
         bool,
         typer.Option(
@@ -147,6 +157,7 @@ def serve(
             feeds_per_token=feeds_per_token,
             feeds_per_address=feeds_per_address,
             key_file=key_file,
+            session_policy=SessionPolicy(idle_s=session_idle),
             webhook_policy=Policy(
                 timeout=webhook_timeout,
                 backoff=webhook_backoff,

@@ -15,6 +15,7 @@ from typing import Literal
 import msgspec
 
 from tablelog.commands import state
+from tablelog.commands.session_policy import SessionPolicy, session_ended
 from tablelog.errors import Forbidden, InvalidInput, NotFound, Unauthenticated
 from tablelog.events.base import Event
 from tablelog.events.core import AccessReissued, AccessRevoked
@@ -30,6 +31,7 @@ from tablelog.storage.access import (
     live_tokens,
     revoke_token,
     revoke_tokens,
+    touch_session,
 )
 
 TOKEN_BYTES = 32
@@ -49,6 +51,8 @@ class Caller(msgspec.Struct, frozen=True, kw_only=True):
     digest: str  # the token's digest: keys remembered responses per caller
     # The campaign's head when the token was checked: a read may start from it.
     head: CampaignHead | None = None
+    # A web session's last use as recorded when it was checked (see `record_use`).
+    used_at: int | None = None
 
     @property
     def viewer(self) -> str:
@@ -72,8 +76,11 @@ def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def authenticate(store: EventStore, token: str | None, kind: str = "token") -> Caller:
-    """The caller a token of `kind` names (a bearer token, or a browser's session)."""
+def authenticate(
+    store: EventStore, token: str | None, kind: str = "token", policy: SessionPolicy | None = None
+) -> Caller:
+    """The caller a token of `kind` names (a bearer token, or a browser's session, which
+    `policy` may have ended for its age: refused like a revoked one)."""
     if not token:
         raise Unauthenticated(
             "no access token; send `Authorization: Bearer TOKEN` (the CLI: --access-token or "
@@ -99,14 +106,40 @@ def authenticate(store: EventStore, token: str | None, kind: str = "token") -> C
         raise Unauthenticated("the access token is not known to this service")
     if row.revoked:
         raise Unauthenticated("the access token was revoked", code="revoked-token")
+    used_at = None
+    if row.kind == "session":
+        session_ended(row, policy or SessionPolicy())
+        used_at = row.created_at if row.used_at is None else row.used_at
     return Caller(
-        campaign=row.campaign, player=row.player, role=row.role, digest=digest, head=row.head
+        campaign=row.campaign,
+        player=row.player,
+        role=row.role,
+        digest=digest,
+        head=row.head,
+        used_at=used_at,
     )
 
 
-def watched(store: EventStore, campaign: str) -> tuple[CampaignHead | None, frozenset[str]]:
-    """A campaign's head and the digests of its live tokens: what its live feeds follow."""
-    return store.head(campaign), live_tokens(store, campaign)
+def use_due(caller: Caller, policy: SessionPolicy) -> bool:
+    """Whether this request should record its session's use (at most once a minute)."""
+    return caller.used_at is not None and policy.clock() - caller.used_at >= policy.touch_us
+
+
+def record_use(store: EventStore, caller: Caller, policy: SessionPolicy) -> bool:
+    """Record that a web session was used now (when `use_due`); whether it wrote."""
+    if not use_due(caller, policy):
+        return False
+    return touch_session(store, caller.digest, policy.clock(), policy.touch_us)
+
+
+def watched(
+    store: EventStore, campaign: str, policy: SessionPolicy | None = None
+) -> tuple[CampaignHead | None, frozenset[str]]:
+    """A campaign's head and the digests of its live tokens (sessions `policy` ended for
+    their age are not): what its live feeds follow."""
+    idle_before, born_before = (policy or SessionPolicy()).cutoffs()
+    live = live_tokens(store, campaign, idle_before=idle_before, born_before=born_before)
+    return store.head(campaign), live
 
 
 def require_campaign(caller: Caller, campaign: str) -> None:
@@ -272,6 +305,23 @@ def revoke(store: EventStore, campaign: str, player: str, *, caller: Caller | No
             written = tx.append([Pending.of(event, actor=actor, event_id=str(uuid.uuid4()))]).events
         state.advance(entry, written, None)  # committed: the cached state moves on
     return count
+
+
+def link_seat(store: EventStore, campaign: str, link_token: str) -> dict[str, str]:
+    """Whose seat a sign-in link opens (`player`, `role`), without using it: refused as
+    `open_session` would refuse it."""
+    row = find_token(store, token_digest(link_token.strip()))
+    if row is None or row.kind != "link" or row.campaign != campaign:
+        raise Unauthenticated(
+            f"this sign-in link is not one of campaign {campaign}; ask the GM for a new one",
+            code="bad-link",
+        )
+    if row.revoked:
+        raise Unauthenticated(
+            "this sign-in link was already used or revoked; ask the GM for a new one",
+            code="used-link",
+        )
+    return {"player": row.player, "role": row.role}
 
 
 def open_session(store: EventStore, campaign: str, link_token: str) -> tuple[str, Caller]:

@@ -14,9 +14,10 @@ from litestar.openapi import OpenAPIConfig
 from tablelog import __version__
 from tablelog.commands.database import EventStore, open_store
 from tablelog.commands.deliver import Policy, Worker
+from tablelog.commands.session_policy import SessionPolicy
 from tablelog.commands.signing import key_path, load_key
 from tablelog.errors import TablelogError
-from tablelog.http import caching, checkpoints, errors, page, reads, stream, webhooks
+from tablelog.http import caching, checkpoints, errors, page, reads, sessions, stream, webhooks
 from tablelog.http.body import JsonRequest
 from tablelog.http.commands import command_routes
 from tablelog.http.context import signed_in
@@ -41,6 +42,7 @@ def create_app(
     feeds_per_address: int = DEFAULT_PER_ADDRESS,
     key_file: str | None = None,
     webhook_policy: Policy | None = None,
+    session_policy: SessionPolicy | None = None,
 ) -> Litestar:
     """The service over the log at `target` (a path or URL, opened at start-up, or a store).
 
@@ -50,15 +52,18 @@ def create_app(
     `feeds_per_address`: live feeds open at once per access token and per client address
     (feeds.py); `key_file`: the signing key of its checkpoints (default:
     signing.key_path), created on first start; `webhook_policy`: how the webhooks' sender
-    waits and retries (commands/deliver.py)."""
+    waits and retries (commands/deliver.py); `session_policy`: how long a web session lasts
+    unused (commands/session_policy.py)."""
+    kept = session_policy or SessionPolicy()
     state = State(
         {
             "store": target if isinstance(target, EventStore) else None,
             "sign_ins": FailedSignIns(auth_failures),
             "open_signup": open_signup,
             "campaigns": CampaignQuota(campaign_limit),
-            "watches": Watches(),
+            "watches": Watches(kept),
             "feeds": Feeds(feeds_per_token, feeds_per_address),
+            "session_policy": kept,
             "key": None,
             "sender": None,
             "webhook_policy": webhook_policy or Policy(),
@@ -92,6 +97,7 @@ def create_app(
             *stream.ROUTES,
             *command_routes(),
             *page.ROUTES,
+            *sessions.ROUTES,
         ],
         guards=[signed_in],
     )

@@ -9,6 +9,7 @@ token holds. So a request with an unknown token is 401 and counts against its ad
 from __future__ import annotations
 
 import hmac
+import logging
 from typing import Any
 
 import anyio
@@ -16,10 +17,18 @@ from litestar.connection import ASGIConnection
 from litestar.datastructures import State
 from litestar.handlers import BaseRouteHandler
 
-from tablelog.commands.access import Caller, authenticate, csrf_token, require_campaign
+from tablelog.commands.access import (
+    Caller,
+    authenticate,
+    csrf_token,
+    record_use,
+    require_campaign,
+    use_due,
+)
 from tablelog.commands.admin import require_admin
 from tablelog.commands.database import EventStore
-from tablelog.errors import Forbidden, Unauthenticated
+from tablelog.commands.session_policy import SessionPolicy
+from tablelog.errors import Forbidden, StorageError, Unauthenticated
 from tablelog.http.throttle import CampaignQuota, FailedSignIns
 
 AnyConnection = ASGIConnection[Any, Any, Any, Any]
@@ -27,6 +36,7 @@ _CALLER = "tablelog.caller"  # where the guard keeps the caller, in the request'
 # The web page's session: an HttpOnly, SameSite=Strict cookie scoped to its campaign's path.
 SESSION_COOKIE = "tablelog_session"
 CSRF_HEADER = "x-csrf-token"
+_LOG = logging.getLogger("tablelog.http")
 _SAFE = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
@@ -34,6 +44,21 @@ def store_of(state: State) -> EventStore:
     store = state.store
     assert isinstance(store, EventStore)
     return store
+
+
+def session_policy(state: State) -> SessionPolicy:
+    policy = state.session_policy
+    assert isinstance(policy, SessionPolicy)
+    return policy
+
+
+def note_use(state: State, caller: Caller) -> None:
+    """Record a web session's use (at most once a minute: `record_use`). A database that
+    cannot take the write now only delays it to a later request."""
+    try:
+        record_use(store_of(state), caller, session_policy(state))
+    except StorageError:
+        _LOG.warning("could not record a web session's use; a later request will")
 
 
 def bearer(connection: AnyConnection) -> str | None:
@@ -79,12 +104,16 @@ def _check_csrf(connection: AnyConnection, session: str) -> None:
         )
 
 
-def sign_in(connection: AnyConnection, campaign: str | None = None) -> Caller:
+def sign_in(
+    connection: AnyConnection, campaign: str | None = None, *, record: bool = True
+) -> Caller:
     """The caller named by the request's bearer token, or else its web session's cookie
-    (and, given, its campaign must match).
+    (and, given, its campaign must match). A session is refused once the service's
+    `SessionPolicy` has ended it; its use is recorded (`record`), at most once a minute.
 
-    A token the service does not know (or a revoked one) counts against the client's address
-    (throttle.py); past the limit, its tokens are not even looked at for a while."""
+    A token the service does not know (or a revoked or ended one) counts against the
+    client's address (throttle.py); past the limit, its tokens are not even looked at for a
+    while."""
     token, kind = bearer(connection), "token"
     if token is None:
         session = session_cookie(connection)
@@ -95,7 +124,9 @@ def sign_in(connection: AnyConnection, campaign: str | None = None) -> Caller:
     if token is not None:
         sign_ins.check(address)
     try:
-        caller = authenticate(store_of(connection.app.state), token, kind)
+        caller = authenticate(
+            store_of(connection.app.state), token, kind, session_policy(connection.app.state)
+        )
     except Unauthenticated:
         if token is not None:
             sign_ins.failed(address)
@@ -104,6 +135,8 @@ def sign_in(connection: AnyConnection, campaign: str | None = None) -> Caller:
         require_campaign(caller, campaign.strip().lower())
     if kind == "session" and token is not None:
         _check_csrf(connection, token)
+        if record:
+            note_use(connection.app.state, caller)
     return caller
 
 
@@ -116,12 +149,15 @@ async def signed_in(connection: AnyConnection, _handler: BaseRouteHandler) -> No
     is asked from a worker thread: the loop never waits on the network."""
     campaign = connection.path_params.get("campaign")
     given = campaign if isinstance(campaign, str) else None
-    if store_of(connection.app.state).is_sqlite:
-        caller = sign_in(connection, given)
+    state = connection.app.state
+    if store_of(state).is_sqlite:
+        caller = sign_in(connection, given, record=False)
+        if use_due(caller, session_policy(state)):  # a write, once a minute: off the loop
+            await anyio.to_thread.run_sync(note_use, state, caller)
     else:
         caller = await anyio.to_thread.run_sync(sign_in, connection, given)
-    state: dict[str, Any] = connection.scope.setdefault("state", {})
-    state[_CALLER] = caller
+    scoped: dict[str, Any] = connection.scope.setdefault("state", {})
+    scoped[_CALLER] = caller
 
 
 def caller_for(connection: AnyConnection, campaign: str | None = None) -> Caller:

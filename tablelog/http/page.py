@@ -30,6 +30,7 @@ from tablelog.commands.access import (
     authenticate,
     close_session,
     csrf_token,
+    link_seat,
     open_session,
 )
 from tablelog.commands.audit import audit
@@ -37,13 +38,16 @@ from tablelog.commands.database import EventStore
 from tablelog.commands.log import MAX_SEQ
 from tablelog.commands.page import Page, page_of
 from tablelog.commands.reads import log_items
+from tablelog.commands.session_policy import span
 from tablelog.errors import TablelogError, Unauthenticated
 from tablelog.http.context import (
     SESSION_COOKIE,
     caller_for,
     client_address,
+    note_use,
     same_origin,
     session_cookie,
+    session_policy,
     store_of,
 )
 from tablelog.http.isolation import FILTERS
@@ -71,7 +75,6 @@ _HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Cache-Control": "no-store",
 }
-SESSION_DAYS = 30
 
 
 def _html(template: str, status: int = 200, **context: Any) -> Response[str]:
@@ -82,15 +85,20 @@ def _html(template: str, status: int = 200, **context: Any) -> Response[str]:
 
 
 def _session_caller(request: AnyRequest, campaign: str) -> tuple[Caller, str] | None:
-    """The caller of the request's session cookie, if it still holds for this campaign."""
+    """The caller of the request's session cookie, if it still holds for this campaign (not
+    signed out, revoked, or ended by the service's `SessionPolicy`); a use of it."""
     session = session_cookie(request)
     if session is None:
         return None
+    state = request.app.state
     try:
-        caller = authenticate(store_of(request.app.state), session, "session")
+        caller = authenticate(store_of(state), session, "session", session_policy(state))
     except TablelogError:
         return None
-    return (caller, session) if caller.campaign == campaign else None
+    if caller.campaign != campaign:
+        return None
+    note_use(state, caller)
+    return caller, session
 
 
 def _render(request: AnyRequest, campaign: str) -> Response[str]:
@@ -100,7 +108,8 @@ def _render(request: AnyRequest, campaign: str) -> Response[str]:
         return _html("sign_in.html", campaign=name)
     caller, session = signed
     page = page_of(store_of(request.app.state), name, caller, head=caller.head)
-    return _html("page.html", page=page, texts=page.texts, csrf=csrf_token(session))
+    idle = span(session_policy(request.app.state).idle_s)
+    return _html("page.html", page=page, texts=page.texts, csrf=csrf_token(session), idle=idle)
 
 
 @get("/campaigns/{campaign:str}/play", include_in_schema=False)
@@ -111,14 +120,39 @@ async def play_page(request: AnyRequest, campaign: FromPath[str]) -> Response[st
 
 class LinkToken(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     token: str
+    # The person said yes to leaving the seat this browser is signed in as (see `_trade`).
+    replace: bool = False
 
 
 class SignedIn(msgspec.Struct, frozen=True, kw_only=True):
     player: str
     role: str
+    # False: this browser was signed in as the link's seat already; the link stays unused.
+    traded: bool = True
 
 
-def _trade(request: AnyRequest, campaign: str, data: LinkToken) -> Response[SignedIn]:
+class Seat(msgspec.Struct, frozen=True, kw_only=True):
+    player: str
+    role: str
+
+
+class OtherSeat(msgspec.Struct, frozen=True, kw_only=True):
+    """The answer to a link of another seat opened where a session is signed in."""
+
+    code: str
+    message: str
+    current: Seat
+    link: Seat
+
+
+def _who(seat: Seat, campaign: str) -> str:
+    return f"the GM of {campaign}" if seat.role == "gm" else f"{seat.player} ({seat.role})"
+
+
+def _trade(request: AnyRequest, campaign: str, data: LinkToken) -> Response[Any]:
+    """Trade the link for a session, unless this browser is signed in already: then a link
+    of another seat is traded only with `replace` (the person said yes), and one of the same
+    seat not at all. Both leave the link unused and the session as it was."""
     same_origin(request)  # no other site may sign a browser in (to its own seat)
     sign_ins: FailedSignIns = request.app.state.sign_ins
     address = client_address(request)
@@ -126,11 +160,26 @@ def _trade(request: AnyRequest, campaign: str, data: LinkToken) -> Response[Sign
     name = campaign.strip().lower()
     store = store_of(request.app.state)
     try:
-        session, caller = open_session(store, name, data.token)
+        seat = link_seat(store, name, data.token)
     except Unauthenticated:
         sign_ins.failed(address)
         raise
     earlier = _session_caller(request, name)
+    if earlier is not None:
+        now, wanted = Seat(player=earlier[0].player, role=earlier[0].role), Seat(**seat)
+        if now == wanted:
+            return Response(SignedIn(**seat, traded=False), status_code=200)
+        if not data.replace:
+            question = (
+                f"You are signed in as {_who(now, name)}; sign in as {_who(wanted, name)} instead?"
+            )
+            answer = OtherSeat(code="signed-in", message=question, current=now, link=wanted)
+            return Response(answer, status_code=409)
+    try:
+        session, caller = open_session(store, name, data.token)
+    except Unauthenticated:
+        sign_ins.failed(address)
+        raise
     if earlier is not None:  # this browser's cookie is replaced: its session ends with it
         close_session(store, earlier[0])
     cookie = Cookie(
@@ -140,7 +189,7 @@ def _trade(request: AnyRequest, campaign: str, data: LinkToken) -> Response[Sign
         httponly=True,
         samesite="strict",
         secure=request.url.scheme == "https",
-        max_age=SESSION_DAYS * 86400,
+        max_age=int(session_policy(request.app.state).max_s),
     )
     return Response(
         SignedIn(player=caller.player, role=caller.role), status_code=201, cookies=[cookie]
@@ -150,8 +199,9 @@ def _trade(request: AnyRequest, campaign: str, data: LinkToken) -> Response[Sign
 @post("/campaigns/{campaign:str}/play/session", include_in_schema=False, status_code=201)
 async def trade_link(
     request: AnyRequest, campaign: FromPath[str], data: JSONBody[LinkToken]
-) -> Response[SignedIn]:
-    """Trade a sign-in link's token (once) for this browser's session cookie."""
+) -> Response[Any]:
+    """Trade a sign-in link's token (once) for this browser's session cookie (asking first
+    where another seat is signed in: `_trade`)."""
     return await anyio.to_thread.run_sync(_trade, request, campaign, data)
 
 

@@ -23,6 +23,7 @@ import anyio
 
 from tablelog.commands.access import watched
 from tablelog.commands.database import EventStore
+from tablelog.commands.session_policy import SessionPolicy
 
 POLL_S = 0.25  # also how soon a revoked token's feed ends
 _LOG = logging.getLogger("tablelog.http")
@@ -49,7 +50,9 @@ class Watch:
 
 
 class Watches:
-    def __init__(self) -> None:
+    def __init__(self, policy: SessionPolicy | None = None) -> None:
+        # A session the policy ended for its age is live no more: its feed ends too.
+        self.policy = policy or SessionPolicy()
         self._by_campaign: dict[str, Watch] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self.closing = False  # the service is stopping: every feed ends (close)
@@ -82,7 +85,7 @@ class Watches:
         found = self._by_campaign.get(campaign)
         if found is None:
             found = self._by_campaign[campaign] = Watch()
-            found.task = asyncio.create_task(_follow(store, campaign, found))
+            found.task = asyncio.create_task(_follow(store, campaign, found, self.policy))
         found.feeds += 1
         try:
             yield found
@@ -94,12 +97,12 @@ class Watches:
                     found.task.cancel()
 
 
-async def _follow(store: EventStore, campaign: str, watch: Watch) -> None:
+async def _follow(store: EventStore, campaign: str, watch: Watch, policy: SessionPolicy) -> None:
     while True:
         began = time.monotonic()
         watch.nudge.clear()  # before the read: a nudge during it brings another at once
         try:
-            head, live = await anyio.to_thread.run_sync(watched, store, campaign)
+            head, live = await anyio.to_thread.run_sync(watched, store, campaign, policy)
         except Exception:  # a database that fails for a moment: the feeds wait, and we retry
             _LOG.exception("live feed of %s: reading the head failed", campaign)
         else:

@@ -11,8 +11,9 @@ from __future__ import annotations
 import hmac
 
 import msgspec
-from sqlalchemy import and_, insert, select, text, update
+from sqlalchemy import and_, func, insert, not_, or_, select, text, update
 from sqlalchemy.engine import Connection
+from sqlalchemy.sql.elements import ColumnElement
 
 from tablelog.storage.rows import CampaignHead, head_of
 from tablelog.storage.schema import access_tokens, idempotency, service_tokens
@@ -26,6 +27,8 @@ class TokenRow(msgspec.Struct, frozen=True, kw_only=True):
     revoked: bool
     head: CampaignHead  # the campaign's head, read with the token (a read may start there)
     kind: str = "token"  # token (bearer), link (one sign-in) or session (a browser's cookie)
+    created_at: int = 0
+    used_at: int | None = None  # a session's last use as last recorded (`touch_session`)
 
 
 class Remembered(msgspec.Struct, frozen=True, kw_only=True):
@@ -37,8 +40,8 @@ class Remembered(msgspec.Struct, frozen=True, kw_only=True):
 # With the campaign's head: the request that follows nearly always needs it, and one read
 # costs less than two.
 _BY_DIGEST = (
-    "SELECT t.token_hash, t.player, t.role, t.revoked_at, t.kind, c.name, c.ruleset, c.created_at, "
-    "c.head_seq, c.head_hash, c.updated_at "
+    "SELECT t.token_hash, t.player, t.role, t.revoked_at, t.kind, t.created_at, t.last_used_at, "
+    "c.name, c.ruleset, c.created_at, c.head_seq, c.head_hash, c.updated_at "
     "FROM access_tokens t JOIN campaigns c ON c.name = t.campaign_id WHERE t.token_hash = ?"
 )
 
@@ -47,7 +50,7 @@ def find_token(store: EventStore, digest: str) -> TokenRow | None:
     row = store.one_row(_BY_DIGEST, (digest,))  # every request: the driver's quick way
     if row is None:
         return None
-    token_hash, player, role, revoked_at, kind, *campaign = row
+    token_hash, player, role, revoked_at, kind, created_at, used_at, *campaign = row
     if not hmac.compare_digest(str(token_hash), digest):
         return None
     head = head_of(HeadRow(*campaign))
@@ -58,19 +61,120 @@ def find_token(store: EventStore, digest: str) -> TokenRow | None:
         revoked=revoked_at is not None,
         head=head,
         kind=str(kind),
+        created_at=int(created_at),
+        used_at=None if used_at is None else int(used_at),
     )
 
 
-def live_tokens(store: EventStore, campaign: str) -> frozenset[str]:
+def _session_ended(idle_before: int, born_before: int) -> ColumnElement[bool]:
+    """A session the service has ended for its age: unused since `idle_before`, or signed
+    in before `born_before` (microseconds UTC)."""
+    used = func.coalesce(access_tokens.c.last_used_at, access_tokens.c.created_at)
+    return and_(
+        access_tokens.c.kind == "session",
+        or_(used < idle_before, access_tokens.c.created_at < born_before),
+    )
+
+
+def live_tokens(
+    store: EventStore, campaign: str, *, idle_before: int = 0, born_before: int = 0
+) -> frozenset[str]:
     """The digests of every live token of a campaign (its live feeds check theirs here: one
-    read per campaign, however many feeds are open)."""
+    read per campaign, however many feeds are open); a session unused since `idle_before`
+    or older than `born_before` is live no more."""
     with store.engine.connect() as conn:
         rows = conn.execute(
             select(access_tokens.c.token_hash).where(
-                access_tokens.c.campaign_id == campaign, access_tokens.c.revoked_at.is_(None)
+                access_tokens.c.campaign_id == campaign,
+                access_tokens.c.revoked_at.is_(None),
+                not_(_session_ended(idle_before, born_before)),
             )
         )
         return frozenset(str(row[0]) for row in rows)
+
+
+def touch_session(store: EventStore, digest: str, now: int, every: int) -> bool:
+    """Record a session's use at `now`, unless one was recorded less than `every`
+    microseconds before (so a busy session costs a write a minute, not one a request; two
+    requests at once write once). Whether it wrote."""
+    with store.service_rows() as conn:
+        result = conn.execute(
+            update(access_tokens)
+            .where(
+                access_tokens.c.token_hash == digest,
+                access_tokens.c.kind == "session",
+                access_tokens.c.revoked_at.is_(None),
+                or_(
+                    access_tokens.c.last_used_at.is_(None),
+                    access_tokens.c.last_used_at <= now - every,
+                ),
+            )
+            .values(last_used_at=now)
+        )
+        return bool(result.rowcount)
+
+
+class SessionRow(msgspec.Struct, frozen=True, kw_only=True):
+    """A live web session: who, since when, last used when (never its secret)."""
+
+    digest: str
+    player: str
+    role: str
+    created_at: int
+    used_at: int  # as last recorded; its creation for a session of before revision 0008
+
+
+def session_rows(
+    store: EventStore, campaign: str, *, idle_before: int = 0, born_before: int = 0
+) -> list[SessionRow]:
+    """The campaign's web sessions not signed out, revoked or ended for their age, oldest
+    first."""
+    used = func.coalesce(access_tokens.c.last_used_at, access_tokens.c.created_at)
+    with store.engine.connect() as conn:
+        rows = conn.execute(
+            select(
+                access_tokens.c.token_hash,
+                access_tokens.c.player,
+                access_tokens.c.role,
+                access_tokens.c.created_at,
+                used.label("used_at"),
+            )
+            .where(
+                access_tokens.c.campaign_id == campaign,
+                access_tokens.c.kind == "session",
+                access_tokens.c.revoked_at.is_(None),
+                not_(_session_ended(idle_before, born_before)),
+            )
+            .order_by(access_tokens.c.created_at, access_tokens.c.token_hash)
+        )
+        return [
+            SessionRow(
+                digest=str(row.token_hash),
+                player=str(row.player),
+                role=str(row.role),
+                created_at=int(row.created_at),
+                used_at=int(row.used_at),
+            )
+            for row in rows
+        ]
+
+
+def end_sessions(conn: Connection, campaign: str, digests: list[str]) -> int:
+    """Revoke these web sessions of `campaign` (each stops working at once); how many were
+    still live."""
+    if not digests:
+        return 0
+    result = conn.execute(
+        update(access_tokens)
+        .where(
+            access_tokens.c.campaign_id == campaign,
+            access_tokens.c.kind == "session",
+            access_tokens.c.token_hash.in_(digests),
+            access_tokens.c.revoked_at.is_(None),
+        )
+        .values(revoked_at=now_us())
+    )
+    return int(result.rowcount or 0)
 
 
 def revoke_token(conn: Connection, digest: str) -> bool:

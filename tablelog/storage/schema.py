@@ -77,6 +77,10 @@ access_tokens = Table(
     # one trade for a browser session and nothing else; `session`: a browser's session,
     # held in an HttpOnly cookie. All stored as digests; `revoke` ends each kind at once.
     Column("kind", String(16), nullable=False, server_default="token"),
+    # A session's last request as last recorded (microseconds UTC; written at most once a
+    # minute, commands/access.py's SessionPolicy): the service ends a session idle too long.
+    # NULL for other kinds, and for sessions of before revision 0008 (then created_at counts).
+    Column("last_used_at", BigInteger, nullable=True),
     Index(None, "campaign_id", "player"),
 )
 

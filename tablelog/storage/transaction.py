@@ -333,6 +333,7 @@ def _no_look_alike(conn: Connection, name: str, like: Callable[[str], str]) -> N
 def insert_access_token(
     conn: Connection, *, campaign: str, token_hash: str, player: str, role: str, kind: str = "token"
 ) -> None:
+    stamp = now_us()
     conn.execute(
         insert(access_tokens).values(
             token_hash=token_hash,
@@ -340,7 +341,8 @@ def insert_access_token(
             player=player,
             role=role,
             kind=kind,
-            created_at=now_us(),
+            created_at=stamp,
+            last_used_at=stamp if kind == "session" else None,
         )
     )
 

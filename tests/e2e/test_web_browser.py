@@ -329,13 +329,16 @@ def play_round(t: Table, number: int) -> None:
 
 def sign_out_and_revoke(cwd: Path, url: str, pages: dict[str, Any]) -> None:
     """Signing out, and `tablelog revoke` run by the operator, end a page's session at once;
-    a link opened where a session is signed in replaces it (and ends it)."""
+    a link opened where a session is signed in asks first, and with a yes replaces it (and
+    ends it)."""
     bob, sue, gm = pages["bob"], pages["sue"], pages["gm"]
     old = next(c["value"] for c in gm.context.cookies() if c["name"] == "tablelog_session")
     link = json.loads(
         tl(cwd, "invite", "carol", "--role", "observer", "--link", "--json", "--url", url)
     )["link"]
     gm.goto(link)
+    gm.locator("#switch-seat").wait_for(state="visible")
+    gm.locator("#switch-yes").click()
     gm.wait_for_selector(".who:has-text('carol')")
     assert "#" not in gm.url
     ended = httpx.get(f"{url}/campaigns/heist/play/table", cookies={"tablelog_session": old})

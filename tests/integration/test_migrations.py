@@ -217,6 +217,7 @@ WRITTEN_AT = {
     "0004": {"bar-fight": 58},
     "0005": {"bar-fight": 58},
     "0006": {"bar-fight": 58},
+    "0007": {"bar-fight": 58},
 }
 
 
@@ -264,3 +265,19 @@ def test_a_file_written_by_an_older_revision_upgrades_intact(revision: str, tmp_
     assert tables(str(copy)) == TABLES
     after = stored_rows(copy)
     assert [row for row in after if row[:2] != ("bar-fight", 59)] == before  # byte for byte
+
+
+def test_a_web_session_of_revision_0007_lives_on_counted_from_its_sign_in(tmp_path: Path) -> None:
+    """Revision 0008 records when a session was last used; a session signed in before it has
+    no such record, and its idle time counts from its sign-in."""
+    from tablelog.commands import sessions
+
+    copy = tmp_path / "old.db"
+    copy.write_bytes(gzip.decompress((FIXTURES / "revision-0007.db.gz").read_bytes()))
+    store = open_store(str(copy))
+    try:
+        listed = sessions.listed(store, "bar-fight")
+    finally:
+        store.close()
+    assert [(s.player, s.role) for s in listed] == [("bob", "player")]
+    assert listed[0].last_used_at == listed[0].created_at

@@ -104,7 +104,7 @@ def test_a_link_is_traded_once_for_a_strict_http_only_cookie(table: Path) -> Non
             f"{url}/campaigns/heist/play/session", json={"token": token}, headers={"Origin": url}
         )
         assert answer.status_code == 201
-        assert answer.json() == {"player": "bob", "role": "player"}
+        assert answer.json() == {"player": "bob", "role": "player", "traded": True}
         cookie = answer.headers["set-cookie"].lower()
         assert "httponly" in cookie
         assert "samesite=strict" in cookie

@@ -6,39 +6,86 @@
 (function () {
   const signIn = document.getElementById("sign-in");
   const page = document.getElementById("page");
-  // A link opened where a session is already signed in (another seat's link, say) is
-  // traded too: the link's seat replaces the session's, and the token leaves the address bar.
-  if (signIn || (page && new URLSearchParams(location.hash.slice(1)).has("token"))) {
-    trade((signIn || page).dataset.campaign, document.getElementById(signIn ? "sign-in-status" : "live"));
+  if (signIn) {
+    trade(signIn.dataset.campaign, document.getElementById("sign-in-status"));
     return;
   }
   if (page) {
-    // The same page's link opened in this tab changes only the fragment: no reload.
-    window.addEventListener("hashchange", () => {
-      if (new URLSearchParams(location.hash.slice(1)).has("token")) {
-        trade(page.dataset.campaign, document.getElementById("live"));
-      }
-    });
     live(page);
+    // A link opened where a session is already signed in (a link posted in a channel, say)
+    // changes nothing without a click: the page asks first, and the link stays unused.
+    offerLink(page);
+    // The same page's link opened in this tab changes only the fragment: no reload.
+    window.addEventListener("hashchange", () => offerLink(page));
+  }
+
+  // The link's token, out of the address bar (and the history) before anything else happens.
+  function takeToken() {
+    const token = new URLSearchParams(location.hash.slice(1)).get("token");
+    if (location.hash) { history.replaceState(null, "", location.pathname + location.search); }
+    return token;
+  }
+
+  function send(campaign, token, replace) {
+    return fetch(base(campaign) + "/play/session", {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ token: token, replace: replace }),
+    });
   }
 
   async function trade(campaign, status) {
-    const params = new URLSearchParams(location.hash.slice(1));
-    const token = params.get("token");
-    // Out of the address bar (and the history) before anything else happens.
-    history.replaceState(null, "", location.pathname + location.search);
+    const token = takeToken();
     if (!token) {
       status.textContent = "You are not signed in. Open the sign-in link the GM gave you.";
       return;
     }
-    const answer = await fetch(base(campaign) + "/play/session", {
-      method: "POST",
-      credentials: "same-origin",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ token: token }),
-    });
+    const answer = await send(campaign, token, false);
     if (answer.ok) { location.replace(location.pathname); return; }
     say(status, await sentence(answer));
+  }
+
+  let asking = null;  // the open question's buttons, removed once it is answered
+  async function offerLink(page) {
+    const token = takeToken();
+    if (!token) { return; }
+    const campaign = page.dataset.campaign;
+    const status = document.getElementById("live");
+    // Not traded while this browser is signed in: the service answers who the link is for.
+    const answer = await send(campaign, token, false);
+    if (answer.status === 201) { location.replace(location.pathname); return; }  // no session held any more
+    if (answer.status === 200) {
+      const seat = await answer.json();
+      status.textContent = "That sign-in link is for " + seat.player + ", who this browser is signed in as already; it was left unused.";
+      return;
+    }
+    if (answer.status !== 409) { status.textContent = "That sign-in link was not used: " + await sentence(answer); return; }
+    const asked = await answer.json();
+    const box = document.getElementById("switch-seat");
+    const yes = document.getElementById("switch-yes");
+    const no = document.getElementById("switch-no");
+    document.getElementById("switch-question").textContent = asked.message;
+    yes.textContent = "Sign in as " + (asked.link.role === "gm" ? "the GM" : asked.link.player);
+    no.textContent = "No, stay " + (asked.current.role === "gm" ? "the GM" : asked.current.player);
+    box.hidden = false;
+    no.focus();
+    if (asking) { asking.abort(); }  // a second link replaces the first's question
+    const done = asking = new AbortController();
+    yes.addEventListener("click", async () => {
+      yes.disabled = true;
+      const traded = await send(campaign, token, true);
+      if (traded.ok) { location.replace(location.pathname); return; }
+      yes.disabled = false;
+      box.hidden = true;
+      done.abort();
+      status.textContent = "Could not sign in with that link: " + await sentence(traded);
+    }, { signal: done.signal });
+    no.addEventListener("click", () => {
+      box.hidden = true;
+      done.abort();
+      status.textContent = "Still signed in as " + asked.current.player + "; that sign-in link was left unused.";
+    }, { signal: done.signal });
   }
 
   function base(campaign) { return "/campaigns/" + encodeURIComponent(campaign); }
@@ -215,7 +262,7 @@
         refresh();
         contribute();
       });
-      feed.addEventListener("revoked", () => ended("Signed out: your access was revoked. Ask the GM for a new link."));
+      feed.addEventListener("revoked", () => ended("Signed out: your access was revoked or your session ended. Ask the GM for a new link."));
       feed.onerror = () => { if (!signedOut) { status.textContent = "Live feed interrupted; reconnecting…"; } };
     }
 
@@ -487,6 +534,9 @@
       }, 150);
     });
 
+    tablelogSessions.start({
+      base: base(campaign), headers: headers, sentence: sentence, ended: ended, gm: page.dataset.role === "gm",
+    });
     follow();
     showKey();
     showKept();
