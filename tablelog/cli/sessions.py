@@ -53,7 +53,7 @@ def list_(
         name = client.campaign(campaign)
         params = {} if player is None else {"player": player}
         found = decoded(
-            client.json("GET", f"/campaigns/{quote(name)}/sessions", params=params),
+            client.json("GET", f"/campaigns/{quote(name)}/web-sessions", params=params),
             list[sessions.Session],
         )
     else:
@@ -120,7 +120,7 @@ def end(
     client = remote(ctx)
     if client is not None:
         name = client.campaign(campaign)
-        path = f"/campaigns/{quote(name)}/sessions"
+        path = f"/campaigns/{quote(name)}/web-sessions"
         if session_id is not None:
             path += f"/{sessions.checked_id(session_id)}"
         params = {} if player is None else {"player": player}

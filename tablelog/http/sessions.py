@@ -25,7 +25,7 @@ def _answer(ended: sessions.Ended, campaign: str) -> Response[sessions.Ended]:
     return Response(ended, status_code=200, cookies=gone if own else [])
 
 
-@get("/campaigns/{campaign:str}/sessions", sync_to_thread=True, tags=["campaigns"])
+@get("/campaigns/{campaign:str}/web-sessions", sync_to_thread=True, tags=["campaigns"])
 def list_sessions(
     request: AnyRequest, campaign: FromPath[str], player: FromQuery[str | None] = None
 ) -> list[sessions.Session]:
@@ -38,7 +38,7 @@ def list_sessions(
 
 
 @delete(
-    "/campaigns/{campaign:str}/sessions/{session:str}",
+    "/campaigns/{campaign:str}/web-sessions/{session:str}",
     sync_to_thread=True,
     tags=["campaigns"],
     status_code=200,
@@ -55,7 +55,7 @@ def end_session(
 
 
 @delete(
-    "/campaigns/{campaign:str}/sessions", sync_to_thread=True, tags=["campaigns"], status_code=200
+    "/campaigns/{campaign:str}/web-sessions", sync_to_thread=True, tags=["campaigns"], status_code=200
 )
 def end_sessions(
     request: AnyRequest, campaign: FromPath[str], player: FromQuery[str | None] = None

@@ -116,7 +116,7 @@ def test_a_session_idle_past_its_time_is_refused_in_one_sentence(service: Servic
     assert 'id="sign-in"' in page.text
     # A refusal records no use: the session stays ended for every route.
     used = service.last_used(bob)
-    for path in ("/campaigns/heist/sessions", "/campaigns/heist/state", "/me"):
+    for path in ("/campaigns/heist/web-sessions", "/campaigns/heist/state", "/me"):
         assert service.get(path, bob).status_code == 401, path
     assert service.last_used(bob) == used
 

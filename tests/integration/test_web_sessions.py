@@ -178,9 +178,9 @@ def test_players_see_and_end_only_their_own_sessions_through_the_service(heist: 
         page = pages["bob"]
         found = page.get("/campaigns/heist/play").text
         csrf = found.split('name="csrf-token" content="')[1].split('"')[0]
-        listed = page.get("/campaigns/heist/sessions").json()
+        listed = page.get("/campaigns/heist/web-sessions").json()
         assert [(s["id"], s["current"]) for s in listed] == [(ids["bob"], True)]
-        path = f"/campaigns/heist/sessions/{ids['gina']}"
+        path = f"/campaigns/heist/web-sessions/{ids['gina']}"
         no_csrf = page.delete(path, headers={"Origin": url})
         assert no_csrf.status_code == 403
         assert no_csrf.json()["code"] == "csrf"
@@ -190,7 +190,7 @@ def test_players_see_and_end_only_their_own_sessions_through_the_service(heist: 
         assert works(url, cookie_of(pages["gina"]))
         session = cookie_of(page)
         own = page.delete(
-            f"/campaigns/heist/sessions/{ids['bob']}", headers={"Origin": url, "X-CSRF-Token": csrf}
+            f"/campaigns/heist/web-sessions/{ids['bob']}", headers={"Origin": url, "X-CSRF-Token": csrf}
         )
         assert own.status_code == 200
         assert own.json()["ended"][0]["current"] is True

@@ -47,7 +47,7 @@ const tablelogSessions = (function () {
     }
 
     async function refresh() {
-      const answer = await fetch(base + "/sessions", { credentials: "same-origin" });
+      const answer = await fetch(base + "/web-sessions", { credentials: "same-origin" });
       if (!answer.ok) { status.textContent = "Could not read the sessions: " + await sentence(answer); return; }
       const sessions = await answer.json();
       body.replaceChildren(...sessions.map(row));
@@ -59,7 +59,7 @@ const tablelogSessions = (function () {
       if (!button) { return; }
       button.disabled = true;
       const id = button.dataset.endSession;
-      const answer = await fetch(base + "/sessions/" + encodeURIComponent(id), {
+      const answer = await fetch(base + "/web-sessions/" + encodeURIComponent(id), {
         method: "DELETE", credentials: "same-origin", headers: headers(),
       });
       if (!answer.ok) {
