@@ -1,7 +1,8 @@
 """A player's client takes its part in the committed shuffles awaiting it (README,
 "Committed shuffles"): by `tablelog rng contribute`, and by itself around every command it
 sends. Two steps (commands/rng_answer.py): a pledge of fresh bytes, kept on this machine
-(cli/pledges.py), then, once the service says every pledge is in, the value itself."""
+(cli/pledges.py), then, once the service has signed the close of the pledges (checked and
+kept: commands/rng_witness.py), the value itself."""
 
 from __future__ import annotations
 
@@ -11,7 +12,10 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from tablelog.cli import pledges
-from tablelog.cli.output import say
+from tablelog.cli.kept import keep
+from tablelog.cli.output import decoded, say
+from tablelog.commands.checkpoints import Checkpoint
+from tablelog.commands.rng_witness import doubt
 from tablelog.rules import rng
 from tablelog.rules.rng_commands import Contribute, Pledge
 
@@ -27,9 +31,13 @@ def fresh_value() -> str:
     return secrets.token_hex(32)
 
 
-def step_for(item: dict[str, Any], player: str) -> Command | None:
+Witness = Callable[[dict[str, Any]], str | None]  # why not to reveal yet, or None
+
+
+def step_for(item: dict[str, Any], player: str, witness: Witness | None = None) -> Command | None:
     """The command that takes `player`'s next step in a pending request (`rng_reads`), or
-    None when this machine holds no value to reveal (the pledge then ends withheld)."""
+    None when this machine holds no value to reveal (the pledge then ends withheld) or the
+    `witness` doubts that the pledges are closed."""
     campaign, request = str(item["campaign"]), str(item["request"])
     if item["phase"] == "pledge":
         value = fresh_value()
@@ -46,12 +54,19 @@ def step_for(item: dict[str, Any], player: str) -> Command | None:
                 err=True,
             )
             return None
+        doubt = witness(item) if witness is not None else None
+        if doubt is not None:
+            say(f"not revealing your value for shuffle {request}: {doubt}", err=True)
+            return None
         return Contribute(request=request, value=kept, player=player)
     return Contribute(request=request, value=fresh_value(), player=player)
 
 
 def take_part(
-    player: str, listed: Callable[[], list[dict[str, Any]]], send: Callable[[Command], list[Any]]
+    player: str,
+    listed: Callable[[], list[dict[str, Any]]],
+    send: Callable[[Command], list[Any]],
+    witness: Witness | None = None,
 ) -> list[Any]:
     """Pledge and reveal in every request awaiting `player`, as far as the service lets
     now; what `send` answered, in order."""
@@ -62,7 +77,7 @@ def take_part(
         for item in listed():
             if item["request"] in skipped:
                 continue
-            command = step_for(item, player)
+            command = step_for(item, player, witness)
             if command is None:
                 skipped.add(item["request"])
                 continue
@@ -86,4 +101,32 @@ def contribute_pending(client: Client, campaign: str) -> list[dict[str, Any]]:
         events: list[Any] = client.command(campaign, command)["events"]
         return events
 
-    return take_part(str(me["player"]), lambda: list(client.get(path)), send)
+    def witness(item: dict[str, Any]) -> str | None:
+        return _witnessed(client, campaign, item)
+
+    return take_part(str(me["player"]), lambda: list(client.get(path)), send, witness)
+
+
+def _witnessed(client: Client, campaign: str, item: dict[str, Any]) -> str | None:
+    """Fetch the close of the pledges and the service's checkpoint over it; keep the
+    checkpoint if it holds (commands/rng_witness.py says why)."""
+    closed_seq = item.get("closed_seq")
+    if not isinstance(closed_seq, int):
+        return "the service names no close of the pledges"
+    base = f"/campaigns/{quote(campaign)}"
+    lines = client.get(f"{base}/log", since=closed_seq - 1)
+    line = next((str(e["line"]) for e in lines if e.get("seq") == closed_seq), None)
+    if line is None:
+        return f"the service shows no event at seq {closed_seq}"
+    checkpoint = decoded(client.get(f"{base}/checkpoint", seq=closed_seq), Checkpoint)
+    found = doubt(
+        line,
+        checkpoint,
+        campaign=campaign,
+        request=str(item["request"]),
+        player=str(item["player"]),
+        closed_seq=closed_seq,
+    )
+    if found is None:
+        keep([checkpoint])
+    return found

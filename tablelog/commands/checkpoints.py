@@ -91,6 +91,21 @@ def checkpoint_now(store: EventStore, campaign: str, key: ServiceKey) -> Checkpo
     return sign(key, campaign, head.seq, head.hash, time.time_ns() // 1000)
 
 
+def checkpoint_at(store: EventStore, campaign: str, key: ServiceKey, seq: int) -> Checkpoint:
+    """A checkpoint of the campaign's event at `seq` (an earlier head), signed now: a player
+    about to reveal a committed shuffle's value keeps one over the close of its pledges."""
+    found = hash_at(store, campaign, seq) if seq >= 1 else None
+    if found is None:
+        head = store.head(campaign)
+        if head is None:
+            raise NotFound(f"there is no campaign {campaign!r} in {store.label}")
+        raise NotFound(
+            f"campaign {campaign} has events 1 to {head.seq}; there is no seq {seq}",
+            code="no-seq",
+        )
+    return sign(key, campaign, seq, bytes.fromhex(found), time.time_ns() // 1000)
+
+
 def session_checkpoints(
     store: EventStore, campaign: str, key: ServiceKey, *, since: int = 0
 ) -> list[Checkpoint]:

@@ -289,9 +289,14 @@ def _value(text: str) -> bytes:
 
 def _hex_digest(text: str) -> str:
     digest = text.strip().lower()
-    if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+    if len(digest) != 64:
         raise InvalidInput(
             f"a pledge is a SHA-256 commitment as 64 hex digits; got {len(text)} characters",
+            code="bad-pledge",
+        )
+    if any(c not in "0123456789abcdef" for c in digest):
+        raise InvalidInput(
+            "a pledge is a SHA-256 commitment as 64 hex digits (0-9, a-f); got other characters",
             code="bad-pledge",
         )
     return digest

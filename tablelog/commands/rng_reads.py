@@ -23,6 +23,9 @@ class PendingRequest(msgspec.Struct, frozen=True, kw_only=True):
     given: list[str]  # the players who have contributed (revealed)
     deadline: int  # microseconds UTC: the GM may close the phase from then
     player: str | None = None  # the player this list was asked for (who pledges, reveals)
+    # The seq of `rng.pledges_closed`: a client reveals only once it holds a checkpoint the
+    # service signed over it (cli/contributing.py), proof that every pledge came first.
+    closed_seq: int | None = None
 
 
 def pending(store: EventStore, campaign: str, player: str | None = None) -> list[PendingRequest]:
@@ -35,6 +38,7 @@ def pending(store: EventStore, campaign: str, player: str | None = None) -> list
             pledged: set[str] = set()
             given: set[str] = set()
             closed: RngPledgesClosed | None = None
+            closed_seq: int | None = None
             for envelope in store.stream(campaign, after_seq=row.committed_seq):
                 if not envelope.type.startswith("rng."):
                     continue
@@ -44,7 +48,7 @@ def pending(store: EventStore, campaign: str, player: str | None = None) -> list
                 if isinstance(event, RngPledged):
                     pledged.add(event.player)
                 elif isinstance(event, RngPledgesClosed):
-                    closed = event
+                    closed, closed_seq = event, envelope.seq
                 elif isinstance(event, RngContributed):
                     given.add(event.player)
             if not committed.pledges:
@@ -68,6 +72,7 @@ def pending(store: EventStore, campaign: str, player: str | None = None) -> list
                     given=[p for p in committed.awaited if p in given],
                     deadline=deadline,
                     player=player,
+                    closed_seq=closed_seq,
                 )
             )
     return found

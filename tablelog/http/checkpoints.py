@@ -13,7 +13,13 @@ import msgspec
 from litestar import Request, get
 from litestar.params import FromPath, Parameter, QueryParameter
 
-from tablelog.commands.checkpoints import Checkpoint, checkpoint_now, hash_at, session_checkpoints
+from tablelog.commands.checkpoints import (
+    Checkpoint,
+    checkpoint_at,
+    checkpoint_now,
+    hash_at,
+    session_checkpoints,
+)
 from tablelog.commands.signing import ServiceKey
 from tablelog.http.context import caller_for, store_of
 
@@ -37,11 +43,19 @@ def public_key(request: AnyRequest) -> PublicKey:
 
 
 @get("/campaigns/{campaign:str}/checkpoint", sync_to_thread=True, tags=["reads"])
-def checkpoint(request: AnyRequest, campaign: FromPath[str]) -> Checkpoint:
-    """A checkpoint of the campaign's head, signed now (a read: nothing is appended): keep
-    it, and `tablelog verify --checkpoint FILE` proves later that the log still extends it."""
+def checkpoint(
+    request: AnyRequest,
+    campaign: FromPath[str],
+    seq: Annotated[int | None, QueryParameter(ge=1, le=2**63 - 1, required=False)] = None,
+) -> Checkpoint:
+    """A checkpoint of the campaign's head (or, with `seq`, of its event at that seq), signed
+    now (a read: nothing is appended): keep it, and `tablelog verify --checkpoint FILE`
+    proves later that the log still extends it."""
     caller = caller_for(request, campaign)
-    return checkpoint_now(store_of(request.app.state), caller.campaign, key_of(request))
+    store = store_of(request.app.state)
+    if seq is not None:
+        return checkpoint_at(store, caller.campaign, key_of(request), seq)
+    return checkpoint_now(store, caller.campaign, key_of(request))
 
 
 @get("/campaigns/{campaign:str}/checkpoints", sync_to_thread=True, tags=["reads"])

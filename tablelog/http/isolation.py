@@ -8,11 +8,15 @@ such a control as it is:
 
 - `isolated` (text content): each of the page's `texts` (the players' texts holding a
   control, `commands.page.texts`) where the value quotes it, and then the whole value, in a
-  `<bdi>` of its own, which the browser lays out as an isolate: whatever it holds ends with it;
+  `<bdi>` of its own, which the browser lays out as an isolate: whatever it holds ends with it.
+  A player's text takes the direction of its first strong letter (`<bdi>`'s own); the whole
+  value, unless it is one player's text and nothing more, is the page's sentence and stays
+  left to right (`dir="ltr"`): a name in Hebrew letters at its start must not turn it round;
 - `isolated_text` (attributes and `<option>` labels, which hold no element): the same spans
   between FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE (U+2068, U+2069), the characters
   that do in text what `<bdi>` does in markup (a PDI closes every embedding and override
-  opened after its FSI).
+  opened after its FSI); the page's sentence around them between LEFT-TO-RIGHT ISOLATE
+  (U+2066) and PDI.
 
 Each isolate holds whole isolates only (`balanced`): a PDI a player typed with no isolate of
 its own to close would close the page's, in chromium the `<bdi>`'s too. So such a PDI is
@@ -33,10 +37,11 @@ from markupsafe import Markup, escape
 
 from tablelog.projections.page import DIRECTION_CONTROLS
 
-FSI, PDI = "\u2068", "\u2069"
+LRI, FSI, PDI = "\u2066", "\u2068", "\u2069"
 _INITIATORS = frozenset("\u2066\u2067\u2068")  # LRI, RLI, FSI: each is closed by a PDI
 _ISOLATES = re.compile("[\u2066-\u2069]")
 _OPEN, _CLOSE = Markup("<bdi>"), Markup("</bdi>")
+_OPEN_LTR = Markup('<bdi dir="ltr">')
 
 
 def balanced(text: str) -> str:
@@ -84,13 +89,21 @@ def _spans(value: str, texts: Sequence[str]) -> list[tuple[str, bool]]:
 
 
 def _isolate(
-    value: str, texts: Sequence[str], wrap: Callable[[Any], Any], plain: Callable[[str], Any]
+    value: str,
+    texts: Sequence[str],
+    wrap: Callable[[Any, bool], Any],
+    plain: Callable[[str], Any],
 ) -> Any:
+    """`wrap(inner, sentence)`: an isolate; `sentence`: the page's own words around it."""
     pieces = _spans(value, texts)
     if len(pieces) == 1:  # one text, or none quoted: the whole value is the isolate
-        return wrap(balanced(value))
+        return wrap(balanced(value), value not in texts)
     return wrap(
-        [wrap(balanced(piece)) if quoted else plain(balanced(piece)) for piece, quoted in pieces]
+        [
+            wrap(balanced(piece), False) if quoted else plain(balanced(piece))
+            for piece, quoted in pieces
+        ],
+        True,
     )
 
 
@@ -105,9 +118,9 @@ def isolate_markup(value: object, texts: Sequence[str] = ()) -> Markup:
     if not DIRECTION_CONTROLS.search(text):
         return escape(text)
 
-    def wrap(inner: str | list[Markup]) -> Markup:
+    def wrap(inner: str | list[Markup], sentence: bool) -> Markup:
         body = escape(inner) if isinstance(inner, str) else Markup("").join(inner)
-        return _OPEN + body + _CLOSE
+        return (_OPEN_LTR if sentence else _OPEN) + body + _CLOSE
 
     found: Markup = _isolate(text, texts, wrap, escape)
     return found
@@ -119,8 +132,9 @@ def isolate_text(value: object, texts: Sequence[str] = ()) -> str:
     if not DIRECTION_CONTROLS.search(text):
         return text
 
-    def wrap(inner: str | list[str]) -> str:
-        return FSI + (inner if isinstance(inner, str) else "".join(inner)) + PDI
+    def wrap(inner: str | list[str], sentence: bool) -> str:
+        body = inner if isinstance(inner, str) else "".join(inner)
+        return (LRI if sentence else FSI) + body + PDI
 
     found: str = _isolate(text, texts, wrap, str)
     return found

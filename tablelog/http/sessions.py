@@ -55,7 +55,10 @@ def end_session(
 
 
 @delete(
-    "/campaigns/{campaign:str}/web-sessions", sync_to_thread=True, tags=["campaigns"], status_code=200
+    "/campaigns/{campaign:str}/web-sessions",
+    sync_to_thread=True,
+    tags=["campaigns"],
+    status_code=200,
 )
 def end_sessions(
     request: AnyRequest, campaign: FromPath[str], player: FromQuery[str | None] = None

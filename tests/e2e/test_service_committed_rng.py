@@ -75,7 +75,11 @@ def table(service: Service, name: str, *options: str) -> tuple[str, str, str]:
     return gm, ann, bert
 
 
-def test_a_beer_run_round_with_generated_dice_waits_for_both_players(service: Service) -> None:
+def test_a_beer_run_round_with_generated_dice_waits_for_both_players(
+    service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The players' kept checkpoints in a directory of this test's own.
+    monkeypatch.setenv("XDG_DATA_HOME", str(service.cwd / "data"))
     gm, ann, bert = table(service, "pub", "-r", "beer-run")
     service.client(
         ann,
@@ -157,6 +161,13 @@ def test_a_beer_run_round_with_generated_dice_waits_for_both_players(service: Se
     ]
     drawn = next(e["payload"] for e in events if e["type"] == "rng.drawn")
     assert drawn["players"] == ["ann", "bert"]
+    # Each client revealed only once it held the service's checkpoint over the close of the
+    # pledges: kept in the player's checkpoints file, it verifies against the log.
+    closed_at = next(e["seq"] for e in events if e["type"] == "rng.pledges_closed")
+    kept = service.cwd / "data" / "tablelog" / "checkpoints" / "pub.jsonl"
+    seqs = [json.loads(line)["seq"] for line in kept.read_text().splitlines()]
+    assert closed_at in seqs
+    ok(run(service.cwd, "--db", service.db, "verify", "--checkpoint", str(kept)))
     rolled = [e["payload"] for e in events if e["type"] == "br.pool_rolled"]
     tops = [int(d["order"][0]) for d in drawn["draws"]]
     assert [r["value"] for p in rolled for r in p["results"]] == tops

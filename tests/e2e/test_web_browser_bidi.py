@@ -15,7 +15,7 @@ from typing import Any
 from tablelog import rulesets
 from tablelog.commands.access import grant
 from tablelog.commands.database import opened
-from tablelog.http.isolation import balanced
+from tablelog.http.isolation import balanced, isolate_markup
 from tests.e2e.browser import DESKTOP, act, chromium
 from tests.support.hostile import CONTROLS, hostile_demo
 from tests.support.server import running_service
@@ -69,9 +69,11 @@ _FAULTS = r"""
     }
   }
   const flat = (text, where) => {
-    let depth = 0;
+    let depth = 0, at = 0;
     for (const ch of text) {
-      if (depth === 0 && CONTROL.test(ch) && ch !== "\u2068") {
+      const pageOwn = ch === "\u2068" || (ch === "\u2066" && at === 0);
+      at += 1;
+      if (depth === 0 && CONTROL.test(ch) && !pageOwn) {
         faults.push(where + ": " + JSON.stringify(text));
         return;
       }
@@ -164,3 +166,37 @@ def test_no_players_text_reorders_the_page_around_it(tmp_path: Path) -> None:
         assert reason in gm.locator("#answers").inner_text()
         found += faults(gm, texts | {reason}, "beer-run, the answer to the GM")
     assert not found, "\n".join(found)
+
+
+def test_a_sentence_beginning_with_a_right_to_left_name_stays_left_to_right() -> None:
+    """Held-out attack: an audit line opening with a character named in Hebrew letters and
+    quoting a stake with U+202E was laid out right to left as a whole (its isolate took the
+    name's direction). The page's own sentence keeps the page's direction."""
+    stake = RLO + "wins 5"
+    line = f'[13] \u05e9\u05dc\u05d5\u05dd (heb\'s protagonist, opposing amanda): "{stake}"'
+    html = f'<p id="line">{isolate_markup(line, [stake])}</p>'
+    with chromium() as browser:
+        page = browser.new_context(viewport=DESKTOP).new_page()
+        page.set_content(f"<!doctype html><html lang=en><body>{html}</body></html>")
+        lefts = page.evaluate(
+            """() => {
+              const line = document.getElementById("line");
+              const text = line.firstElementChild.firstChild.data;
+              const left = (node, at) => {
+                const r = document.createRange();
+                r.setStart(node, at); r.setEnd(node, at + 1);
+                return r.getBoundingClientRect().left;
+              };
+              const node = line.firstElementChild.firstChild;
+              const quoted = line.querySelector("bdi bdi").getBoundingClientRect().left;
+              return {
+                bracket: left(node, text.indexOf("[")),
+                paren: left(node, text.indexOf("(")),
+                colon: left(node, text.indexOf(":")),
+                quoted: quoted,
+                direction: getComputedStyle(line.firstElementChild).direction,
+              };
+            }"""
+        )
+    assert lefts["direction"] == "ltr"
+    assert lefts["bracket"] < lefts["paren"] < lefts["colon"] < lefts["quoted"]

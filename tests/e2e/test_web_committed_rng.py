@@ -72,6 +72,15 @@ def test_players_pages_contribute_to_a_committed_deal(tmp_path: Path) -> None:
                 p = e["payload"]
                 value = bytes.fromhex(p["value"])
                 assert rng.pledge("heist", p["request"], p["player"], value) == pledges[p["player"]]
+        # Each page revealed only once it held the service's checkpoint over the close of
+        # the pledges, kept with its other checkpoints.
+        closed_at = next(e["seq"] for e in events if e["type"] == "rng.pledges_closed")
+        closed_hash = next(e["hash"] for e in events if e["type"] == "rng.pledges_closed")
+        for page in pages:
+            kept = page.evaluate("() => tablelogSealing.keptCheckpoints('heist')")
+            at = [json.loads(line) for line in kept if json.loads(line)["seq"] == closed_at]
+            assert at, kept
+            assert at[0]["hash"] == closed_hash
         # The README's pledge vector, computed by the browser's WebCrypto, is Python's.
         computed = pages[0].evaluate(
             "() => tablelogSealing.pledge('heist', '5f0c2a9e1b7d4c30', 'bob',"

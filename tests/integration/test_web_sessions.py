@@ -190,7 +190,8 @@ def test_players_see_and_end_only_their_own_sessions_through_the_service(heist: 
         assert works(url, cookie_of(pages["gina"]))
         session = cookie_of(page)
         own = page.delete(
-            f"/campaigns/heist/web-sessions/{ids['bob']}", headers={"Origin": url, "X-CSRF-Token": csrf}
+            f"/campaigns/heist/web-sessions/{ids['bob']}",
+            headers={"Origin": url, "X-CSRF-Token": csrf},
         )
         assert own.status_code == 200
         assert own.json()["ended"][0]["current"] is True

@@ -21,7 +21,7 @@ from tablelog.commands.campaigns import create_campaign
 from tablelog.commands.demo import demo_of
 from tablelog.commands.table import execute
 from tablelog.errors import TablelogError
-from tablelog.http.isolation import FSI, PDI, balanced
+from tablelog.http.isolation import FSI, LRI, PDI, balanced
 from tablelog.projections.page import DIRECTION_CONTROLS
 from tablelog.rules.registry import no_shuffle
 from tablelog.storage import EventStore
@@ -122,10 +122,11 @@ class _Page(HTMLParser):
         self.faults: list[str] = []
 
     def _flat(self, text: str, where: str) -> None:
-        """Text without elements: every control inside an isolate (FSI ... PDI), all closed."""
+        """Text without elements: every control inside an isolate (FSI ... PDI, or the page's
+        own LRI ... PDI around the whole), all closed."""
         depth = 0
-        for ch in text:
-            if depth == 0 and DIRECTION_CONTROLS.match(ch) and ch != FSI:
+        for at, ch in enumerate(text):
+            if depth == 0 and DIRECTION_CONTROLS.match(ch) and ch != FSI and (at, ch) != (0, LRI):
                 break
             depth += ch in "\u2066\u2067\u2068"
             depth -= ch == PDI

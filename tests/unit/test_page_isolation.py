@@ -29,15 +29,20 @@ def test_a_quoted_text_is_isolated_alone_and_closes_only_itself() -> None:
     goal = RLO + "Bob backs down"
     line = f'goal alice: "{goal}" against bob'
     assert isolate_markup(line, [goal]) == (
-        f"<bdi>goal alice: &#34;<bdi>{goal}</bdi>&#34; against bob</bdi>"
+        f'<bdi dir="ltr">goal alice: &#34;<bdi>{goal}</bdi>&#34; against bob</bdi>'
     )
-    assert isolate_text(line, [goal]) == f'{FSI}goal alice: "{FSI}{goal}{PDI}" against bob{PDI}'
+    assert isolate_text(line, [goal]) == f'{LRI}goal alice: "{FSI}{goal}{PDI}" against bob{PDI}'
+    # The player's text alone takes its own direction; the page's sentence stays left to
+    # right, even when it begins with a name in Hebrew letters.
+    assert isolate_markup(goal, [goal]) == f"<bdi>{goal}</bdi>"
+    hebrew = f'\u05e9\u05dc\u05d5\u05dd: "{goal}"'
+    assert isolate_markup(hebrew, [goal]).startswith('<bdi dir="ltr">\u05e9')
     # A PDI of the player's own closes no isolate of the page's; one it opens is closed.
-    assert isolate_markup(PDI + goal) == f"<bdi>{goal}</bdi>"
-    assert isolate_text(LRI + goal) == f"{FSI}{LRI}{goal}{PDI}{PDI}"
+    assert isolate_markup(PDI + goal) == f'<bdi dir="ltr">{goal}</bdi>'
+    assert isolate_text(LRI + goal) == f"{LRI}{LRI}{goal}{PDI}{PDI}"
     # A text without a control is left as it is; markup in it is escaped either way.
     assert isolate_markup("<b>Kit</b> wins") == "&lt;b&gt;Kit&lt;/b&gt; wins"
-    assert isolate_markup(f"<b>{PDF}") == f"<bdi>&lt;b&gt;{PDF}</bdi>"
+    assert isolate_markup(f"<b>{PDF}") == f'<bdi dir="ltr">&lt;b&gt;{PDF}</bdi>'
 
 
 @pytest.mark.parametrize("ruleset", rulesets.names())

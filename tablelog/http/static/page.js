@@ -111,6 +111,7 @@
     if (!CONTROL.test(text)) { element.textContent = text; return; }
     const known = [...new Set((typed || []).filter((t) => CONTROL.test(t)))].sort((a, b) => b.length - a.length);
     const whole = document.createElement("bdi");
+    whole.dir = "ltr";  // the page's own sentence: a name in Hebrew letters must not turn it
     let at = 0;
     while (at < text.length) {
       let next = -1, found = "";
@@ -239,10 +240,33 @@
       }
       if (item.phase === "reveal") {
         const kept = tablelogSealing.pledged(item.campaign, item.request, item.player);
-        return kept ? { request: item.request, value: kept } : null;  // lost: it ends withheld
+        if (!kept) { return null; }  // lost: it ends withheld
+        return (await witnessed(item)) ? { request: item.request, value: kept } : null;
       }
       const bytes = crypto.getRandomValues(new Uint8Array(32));
       return { request: item.request, value: tablelogSealing.hex(bytes) };
+    }
+
+    // Before a pledged value leaves this browser, the service signs the close of the pledges
+    // (a checkpoint over that event, kept with the others): the log can then never show a
+    // pledge made after this reveal without `tablelog verify --checkpoint` naming the rewrite.
+    async function witnessed(item) {
+      const at = Number(item.closed_seq);
+      if (!at) { return false; }
+      const log = await fetch(base(campaign) + "/log?since=" + (at - 1), { credentials: "same-origin" });
+      if (!log.ok) { return false; }
+      const shown = (await log.json()).find((e) => e.seq === at);
+      if (!shown) { return false; }
+      const line = JSON.parse(shown.line);
+      const closes = line.type === "rng.pledges_closed" && line.payload.request === item.request
+        && line.payload.pledged.includes(item.player);
+      if (!closes) { return false; }
+      const signed = await fetch(base(campaign) + "/checkpoint?seq=" + at, { credentials: "same-origin" });
+      if (!signed.ok) { return false; }
+      const checkpoint = await signed.json();
+      if (checkpoint.seq !== at || checkpoint.hash !== line.hash) { return false; }
+      tablelogSealing.keepCheckpoints(campaign, [checkpoint]);
+      return true;
     }
 
     function changed(input) {
