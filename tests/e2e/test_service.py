@@ -320,6 +320,7 @@ def test_refusals_through_the_client(service: Service) -> None:
 
         # Revoked: the GM revokes bob; bob's next command is refused, susan's token still works.
         assert "bob" in ok(service.client(gm, "revoke", "bob"))
+        count += 1  # the revoke itself is logged (access.revoked)
         refused_through(bob, 'improv narrate c1 Kit "Kit waits."', "revoked-token")
         ok(service.client(susan, "improv", "narrate", "c1", "Jason", "Jason waits."))
         count += 1
