@@ -192,9 +192,10 @@ def _verify_rng(ctx: typer.Context, campaign: str | None, json: bool) -> None:
     if not json:
         # A draw that went without a seat is no break, but everyone should see whose.
         for seat in report.missing:
+            who = f"{seat.player} " if seat.player else ""
             say(
                 f"  {seat.campaign} shuffle {seat.request} (drawn at seq {seat.seq}): "
-                f"{seat.player} {_WHY[seat.why]}"
+                f"{who}{_WHY[seat.why]}"
             )
     if not report.ok:
         raise typer.Exit(EXIT_BROKEN)
@@ -203,6 +204,7 @@ def _verify_rng(ctx: typer.Context, campaign: str | None, json: bool) -> None:
 _WHY = {
     "absent": "was absent (never pledged or contributed before the GM closed it)",
     "withheld": "withheld their reveal (pledged, never revealed by the deadline)",
+    "lapsed": "lapsed: its command was refused when drawn, and nothing was dealt",
 }
 
 

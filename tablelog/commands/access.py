@@ -105,6 +105,11 @@ def authenticate(
             )
         raise Unauthenticated("the access token is not known to this service")
     if row.revoked:
+        if row.kind == "session":
+            raise Unauthenticated(
+                "this web session was signed out, ended or replaced; open a sign-in link again",
+                code="revoked-token",
+            )
         raise Unauthenticated("the access token was revoked", code="revoked-token")
     used_at = None
     if row.kind == "session":

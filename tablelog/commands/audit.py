@@ -90,7 +90,7 @@ def _revoked(seq: int, event: AccessRevoked) -> Note:
 
 def _missing(seq: int, event: RngDrawn, gaps: str) -> Note:
     data = {"request": event.request, "absent": event.absent, "withheld": event.withheld}
-    text = f"shuffle {event.request} drawn at seq {seq} without a contribution: {gaps}"
+    text = f"shuffle {event.request} drawn at seq {seq}: {gaps}"
     return Note(seq=seq, kind="rng-missing", text=text, data=data)
 
 

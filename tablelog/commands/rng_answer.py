@@ -50,7 +50,8 @@ def answer(
     if due)."""
     row = seeds.seed_of(tx.connection, tx.head.name, command.request)
     if row is None:
-        raise NotFound(f"campaign {tx.head.name} has no request {command.request!r}")
+        shown = command.request if len(command.request) <= 40 else command.request[:40] + "…"
+        raise NotFound(f"campaign {tx.head.name} has no request {shown!r}")
     if isinstance(command, RevealSeed):
         gm_only(caller, "reveal a server seed")
         return reveal_asked(tx, folded, row)

@@ -17,6 +17,7 @@ from the server seed alone: logged, so the audit says the operator could have ch
 
 from __future__ import annotations
 
+import copy
 import secrets
 import time
 from collections import Counter
@@ -59,10 +60,22 @@ def decide(
 ) -> Acted:
     """The command's events, or the request that will decide it once the players have
     contributed (the command draws nothing: decided as ever)."""
+    waiting = seeds.in_state(tx.connection, tx.head.name, "open")
     try:
-        return [(salt(e), by) for e in folded.ruleset.decide(folded.state, command, _probe)]
+        events = folded.ruleset.decide(folded.state, command, _probe)
     except _NeedsRandom:
-        pass
+        if waiting:
+            # Two requests open at once would let a seat that sees both deals choose the
+            # one drawn (by revealing for it): one committed shuffle at a time.
+            raise RuleViolation(
+                f"request {waiting[0].request} still awaits the players; a command that "
+                "needs a shuffle waits until it is drawn (the players' reveals, or `tablelog "
+                "rng close` after its deadline)",
+                code="rng-waiting",
+            ) from None
+    else:
+        _keeps_playable(tx, folded, waiting, events)
+        return [(salt(e), by) for e in events]
     options = setting(tx)
     seed = secrets.token_bytes(rng.SEED_BYTES)
     request = secrets.token_hex(8)
@@ -84,6 +97,34 @@ def decide(
         row = seeds.SeedRow(request, seed, tx.head.seq + 1, "open")
         acted += drawn(tx, folded, committed, row, {}, [], salt)
     return acted
+
+
+def _keeps_playable(
+    tx: CampaignTransaction, folded: Folded, waiting: list[seeds.SeedRow], events: list[Event]
+) -> None:
+    """Refuse `events` if they would leave a waiting request's command unplayable: a command
+    that lapsed at its draw could be issued again for a new deal, so letting the table move
+    it out of play would let whoever sees the reveals come in choose to draw again."""
+    if not waiting or not events:
+        return
+    after = copy.deepcopy(folded.state)
+    for event in events:
+        if not event.beside_table:
+            after = folded.ruleset.evolve(after, event)
+    for row in waiting:
+        committed = seeds.event_at(tx.connection, tx.head.name, row.committed_seq).event()
+        assert isinstance(committed, RngCommitted)
+        try:
+            folded.ruleset.decide(after, command_of(folded.ruleset, committed.command), _probe)
+        except _NeedsRandom:
+            continue
+        except TablelogError as exc:
+            raise RuleViolation(
+                f"request {row.request} still awaits the players for a command this would "
+                f"leave unplayable ({exc}); it is drawn first (the players' reveals, or "
+                "`tablelog rng close` after its deadline)",
+                code="rng-waiting",
+            ) from None
 
 
 def reveals_due(tx: CampaignTransaction, folded: Folded, written: Sequence[Envelope]) -> Acted:

@@ -121,7 +121,9 @@ async def _feed(
             while not watches.closing:  # the service stops: the stream ends
                 if not watch.holds(caller.digest, joined):
                     yield ServerSentEventMessage(
-                        data="the access token was revoked", event="revoked", id=str(seen)
+                        data="the access token was revoked (or its web session ended)",
+                        event="revoked",
+                        id=str(seen),
                     )
                     return
                 upto = watch.head

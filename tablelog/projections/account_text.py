@@ -62,7 +62,7 @@ def account_lines(account: Account) -> list[str]:
         lines.extend(f"    [{note.seq}] {note.text}" for note in account.access)
     if account.shuffles:
         lines.append("")
-        lines.append("committed shuffles drawn without a contribution")
+        lines.append("committed shuffles drawn without a contribution, or lapsed")
         lines.extend(f"    [{note.seq}] {note.text}" for note in account.shuffles)
     lines.append("")
     lines.extend(verdict_lines(account))

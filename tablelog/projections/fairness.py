@@ -87,12 +87,16 @@ def _sealed(found: _Conflict, conflict: str, account: Account) -> str:
 
 def missing_of(event: RngDrawn) -> str:
     """`absent: ann; withheld: cat`: whose contribution a draw went without, and why (a
-    withheld reveal is the one choice left to a seat: README, "What stays trusted")."""
+    withheld reveal is the one choice left to a seat: README, "What stays trusted"); and
+    whether the draw lapsed, dealing nothing."""
     parts = []
     if event.absent:
         parts.append(f"absent (never pledged or contributed): {', '.join(event.absent)}")
     if event.withheld:
         parts.append(f"withheld (pledged, never revealed): {', '.join(event.withheld)}")
+    if event.lapsed:
+        # Nothing was dealt; whoever saw the reveals could have wanted a new deal instead.
+        parts.append(f"lapsed (the command was refused when drawn: {event.lapsed})")
     return "; ".join(parts)
 
 
@@ -115,7 +119,7 @@ def _committed(found: _Conflict) -> str:
         )
     if found.missing:
         named = "; ".join(f"request {r}: {gaps}" for r, gaps in sorted(found.missing.items()))
-        return f"partly: drawn with contributions missing ({named})"
+        return f"partly: drawn with contributions missing, or lapsed ({named})"
     return (
         "held: every shuffle was committed before the players contributed, and its seed "
         "revealed; `tablelog verify --rng` recomputes each"

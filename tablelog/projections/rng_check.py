@@ -36,7 +36,8 @@ class RngMismatch(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class RngSeat(msgspec.Struct, frozen=True, kw_only=True):
-    """A seat a draw went without: `absent` or `withheld`, at the seq of its `rng.drawn`."""
+    """A seat a draw went without (`absent` or `withheld`), or a draw that `lapsed` (no
+    player: its command was refused when drawn), at the seq of its `rng.drawn`."""
 
     campaign: str
     request: str
@@ -130,6 +131,8 @@ class RngChecker:
 
 def _missing(campaign: str, seq: int, event: RngDrawn) -> list[RngSeat]:
     seats = [(p, "absent") for p in event.absent] + [(p, "withheld") for p in event.withheld]
+    if event.lapsed:
+        seats.append(("", "lapsed"))  # no seat: the command dealt nothing
     return [
         RngSeat(campaign=campaign, request=event.request, player=p, seq=seq, why=why)
         for p, why in seats

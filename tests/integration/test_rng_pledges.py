@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import shlex
 import time
 from pathlib import Path
 
@@ -24,6 +25,8 @@ from tablelog.commands.state import state_at
 from tablelog.commands.table import execute
 from tablelog.errors import InvalidInput, RuleViolation
 from tablelog.events.envelope import Envelope
+from tablelog.events.rng import RngDrawn
+from tablelog.projections.fairness import missing_of
 from tablelog.rules import rng
 from tablelog.rules.beer_run import commands as br
 from tablelog.rules.common import EndSession, StartSession
@@ -31,7 +34,7 @@ from tablelog.rules.improv.commands import CreateCharacter
 from tablelog.rules.rng_commands import CloseRequest, Contribute, Pledge
 from tablelog.storage import EventStore, open_store
 from tablelog.storage.schema import rng_seeds
-from tests.e2e.transcript import ok, run
+from tests.e2e.transcript import ok, refused, run
 from tests.integration.test_committed_rng import pub_at_the_roll
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
@@ -128,7 +131,10 @@ def test_an_operator_holding_the_last_seat_can_only_reveal_or_withhold(
     assert "cat withheld their reveal" in out
     audited = ok(run(tmp_path, "--db", str(tmp_path / "pub.db"), "audit"))
     assert "withheld (pledged, never revealed): cat" in audited
-    assert f"partly: drawn with contributions missing (request {request}: withheld" in audited
+    assert (
+        f"partly: drawn with contributions missing, or lapsed (request {request}: withheld"
+        in audited
+    )
 
 
 def _dice_asked(
@@ -221,3 +227,53 @@ def test_a_log_of_one_step_contributions_still_verifies(tmp_path: Path) -> None:
     out = ok(run(tmp_path, "--db", db, "verify", "--rng"))
     assert "1 committed shuffle request(s) recomputed exactly" in out
     assert "every recorded decision" in ok(run(tmp_path, "--db", db, "audit"))
+
+
+def test_one_shuffle_waits_at_a_time_and_the_table_cannot_void_it(tmp_path: Path) -> None:
+    """Held-out attack: with two requests open for one command, a seat that saw every deal
+    revealed for the one it liked, and the others lapsed, unnamed. Now a command that needs a
+    shuffle waits while one is open, and no command may leave the waiting one unplayable."""
+
+    def tl(*args: str) -> str:
+        return ok(run(tmp_path, "--db", "l.db", *args))
+
+    tl(
+        "campaign",
+        "create",
+        "fight",
+        "--ruleset",
+        "ace-of-cards",
+        "--deck-mode",
+        "recorded",
+        "--option",
+        "committed_rng=true",
+    )
+    for line in (
+        "invite ann",
+        "ace-of-cards character ann Kit --hp 40 --mp 35",
+        "ace-of-cards deck Kit --benefit mp -s clubs=fire -s diamonds=earth -s hearts=ice "
+        "-s spades=air",
+        "session start",
+        "ace-of-cards open --party Kit --enemy Goblin --hand Kit=3C,4C,5C,6C,JK1",
+        "ace-of-cards check c1 Kit --kind accuracy --dice d8,d10 --dl 9 --target Goblin",
+    ):
+        tl(*shlex.split(line))
+    assert "committed" in tl("ace-of-cards", "roll", "c1", "k1")
+    seq = len(tl("log", "--json").splitlines())
+    # A second shuffle while the first waits, or an end of the conflict it is drawn for:
+    # refused, nothing appended.
+    for line in ("ace-of-cards roll c1 k1", "ace-of-cards end c1"):
+        said = refused(run(tmp_path, "--db", "l.db", *shlex.split(line)))
+        assert said.startswith("rng-waiting: request "), said
+    assert len(tl("log", "--json").splitlines()) == seq
+    # ann's client pledges and reveals (the operator relays it here): drawn; the table moves on.
+    assert "drawn" in tl("rng", "contribute", "--as", "ann")
+    tl("ace-of-cards", "end", "c1")
+
+
+def test_a_lapsed_draw_is_named() -> None:
+    """A draw whose command was refused when drawn dealt nothing: whoever saw the reveals may
+    have wanted a new deal, so the audit and `verify --rng` say so (logs written before a
+    waiting command was kept playable may hold one)."""
+    drawn = RngDrawn(request="r1", players=["ann"], absent=[], draws=[], lapsed="conflict-ended")
+    assert missing_of(drawn) == "lapsed (the command was refused when drawn: conflict-ended)"
