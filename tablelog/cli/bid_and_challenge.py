@@ -7,10 +7,13 @@ from typing import Annotated
 
 import typer
 
-from tablelog.cli.options import CampaignOption, JsonOption
+from tablelog.cli.options import CampaignOption, JsonOption, no_view_choice, remote
+from tablelog.cli.output import emit_json, say
 from tablelog.cli.play import open_conflict, run
+from tablelog.cli.rulesets import shown_conflict
 from tablelog.errors import InvalidInput
 from tablelog.rules.bid_and_challenge import commands as c
+from tablelog.rules.names import player_name
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -338,3 +341,46 @@ def end(
     Example: `tablelog bid-and-challenge end s1 --reason "the keep burns"`
     """
     run(ctx, campaign, c.CloseScene(conflict=scene, reason=reason), ruleset=RULESET)
+
+
+@app.command("narrate")
+def narrate(
+    ctx: typer.Context,
+    scene: Scene,
+    player: Annotated[str, typer.Argument(help="The character who won the round.")],
+    text: Annotated[str, typer.Argument(help="What happens, in the winner's words.")],
+    campaign: CampaignOption = None,
+) -> None:
+    """The winner of the scene's latest decided round says what happens: once per round, and
+    optional (the next round goes on without it).
+
+    Example: `tablelog bid-and-challenge narrate s1 ben "The gate slams on Anna's fingers"`
+    """
+    run(ctx, campaign, c.Narrate(conflict=scene, player=player, text=text), ruleset=RULESET)
+
+
+@app.command("show")
+def show(
+    ctx: typer.Context,
+    scene: Scene,
+    as_player: Annotated[
+        str | None, typer.Option("--as", help="One player's view (nothing is hidden here).")
+    ] = None,
+    campaign: CampaignOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Show a scene round by round: bids, challenges, pushes, dice, winners and their
+    narrations, and where the cards went.
+
+    Example: `tablelog bid-and-challenge show s1`, or `tablelog bid-and-challenge show s1
+    --json`
+    """
+    viewer = player_name(as_player) if as_player else None
+    if remote(ctx) is not None:
+        no_view_choice(as_player)
+    _name, shown = shown_conflict(ctx, campaign, RULESET, scene, viewer)
+    if json:
+        emit_json(shown.view)
+        return
+    for line in shown.lines:
+        say(line)

@@ -64,10 +64,12 @@ def shown_conflict(
 
 
 def with_show(app: typer.Typer, ruleset: str) -> typer.Typer:
-    """The ruleset's sub-app with the generic `show` added (a copy: the module's own stays)."""
+    """The ruleset's sub-app with the generic `show` added (a copy: the module's own stays),
+    unless the ruleset has a `show` of its own (its conflicts' own name and example)."""
     full = copy.copy(app)
     full.registered_commands = [*app.registered_commands]
-    full.command("show")(_show_command(ruleset))
+    if not any(command.name == "show" for command in app.registered_commands):
+        full.command("show")(_show_command(ruleset))
     return full
 
 

@@ -15,5 +15,10 @@ ENDPOINTS = [
     Endpoint(c.Challenge, "/bid-and-challenge/conflicts/{conflict}/challenges", "Challenge"),
     Endpoint(c.Push, "/bid-and-challenge/conflicts/{conflict}/pushes", "Push"),
     Endpoint(c.Roll, "/bid-and-challenge/conflicts/{conflict}/rolls", "Roll (or record) the dice"),
+    Endpoint(
+        c.Narrate,
+        "/bid-and-challenge/conflicts/{conflict}/narrations",
+        "The round's winner narrates what happens",
+    ),
     Endpoint(c.CloseScene, "/bid-and-challenge/conflicts/{conflict}/end", "End a scene (GM)"),
 ]

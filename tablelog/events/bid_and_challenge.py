@@ -200,6 +200,16 @@ class DetailDefined(Event, frozen=True, tag="bc.detail_defined"):
 
 
 @registered
+class Narrated(Event, frozen=True, tag="bc.narrated"):
+    """The winner of a decided round says what happens ("The winner narrates the details")."""
+
+    conflict: str
+    round: int
+    player: str  # the winning character
+    text: str
+
+
+@registered
 class SceneEnded(Event, frozen=True, tag="bc.scene_ended"):
     conflict: str
     reason: str  # "all passed", or the GM's words

@@ -112,6 +112,15 @@ def test_a_scene_through_the_service(service: Service) -> None:  # noqa: F811
                 "only the GM may do this"
             )
         table.write(gm, f"{S1}/rolls", faces)
+        # The winner narrates: Ben's player only (not Anna, nor the GM, who acts for its own
+        # characters), once.
+        words = {"player": "ben", "text": "The gate slams on Anna's fingers"}
+        table.refuse(anna, f"{S1}/narrations", words, 403, "not-yours")
+        table.refuse(gm, f"{S1}/narrations", words, 403, "not-yours")
+        table.write(ben, f"{S1}/narrations", words)
+        assert table.refuse(ben, f"{S1}/narrations", words, 422, "narrated-twice") == (
+            "ben has narrated round 1 of scene s1 already; a round is narrated once"
+        )
 
         # BC-2: Ben strikes Sword; Anna challenges; the GM rolls for a silent Ben.
         strike = {"type": "strike", "target": "anna", "cards": ["Sword"]}
@@ -132,9 +141,11 @@ def test_a_scene_through_the_service(service: Service) -> None:  # noqa: F811
         assert shown["beats"] == [["ben", "anna"], ["ben", "anna"]]
         assert shown["rounds"][0]["rolls"]["active"]["total"] == 10
         assert shown["rounds"][1]["rule"] == "ben 6 ties anna 6: ties go to the active player"
+        assert shown["rounds"][0]["narration"] == words
         state = table.get(cara, "/state")
         assert state["characters"]["anna"]["discard"] == ["sword", "quickwits"]
-        assert state["conflicts"]["s1"]["waiting_for"] == "cara to bid or pass"
+        # Cara's Deck is empty: the turn passes over her.
+        assert state["conflicts"]["s1"]["waiting_for"] == "anna to bid or pass"
         assert table.get(olga, "/audit")["ok"] is True
         post = http.get(
             "/campaigns/keep/export",
@@ -142,6 +153,7 @@ def test_a_scene_through_the_service(service: Service) -> None:  # noqa: F811
             headers={"Authorization": f"Bearer {olga}"},
         ).text
         assert "ben 12 beats anna 10" in post
+        assert "The gate slams on Anna" in post
         # The GM may end the scene between rounds; a player may not.
         table.refuse(cara, f"{S1}/end", {}, 403, "gm-only")
         table.write(gm, f"{S1}/end", {"reason": "the keep burns"})

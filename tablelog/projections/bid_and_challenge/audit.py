@@ -14,10 +14,12 @@ import msgspec
 
 from tablelog.events import bid_and_challenge as ev
 from tablelog.events.base import Event
-from tablelog.projections.account import Discrepancy, Table
+from tablelog.projections.account import Discrepancy, Note, Table
 from tablelog.projections.bid_and_challenge.text import describe, power_text
 from tablelog.projections.book import Book
+from tablelog.rules.bid_and_challenge import turns
 from tablelog.rules.bid_and_challenge.cards import decide_round, pool_text, sum_text, total_of
+from tablelog.rules.bid_and_challenge.narration import decided
 from tablelog.rules.bid_and_challenge.resolve import settle, side_cards
 from tablelog.rules.bid_and_challenge.state import BidAndChallengeState
 
@@ -106,10 +108,25 @@ class BidAndChallengeAuditor:
                 differs("power_applied", event.power_applied, again.power_applied)
                 self.following[event.conflict] = recomputed[1:]
             case ev.Passed():
-                differs("passes", event.passes, state.scenes[event.conflict].passes + 1)
+                scene = state.scenes[event.conflict]
+                recomputed = turns.after_pass(state, scene, event.player)
+                again = recomputed[0]
+                assert isinstance(again, ev.Passed)
+                differs("passes", event.passes, again.passes)
+                self.following[event.conflict] = recomputed[1:]
+            case ev.Narrated():
+                # Only the winner of the scene's latest decided round, once.
+                last = decided(state.scenes[event.conflict])
+                resolved = last.resolved if last is not None else None
+                differs("round", event.round, last.number if last is not None else None)
+                differs("player", event.player, resolved.winner if resolved else None)
+                differs("narrated before", last is not None and last.narration is not None, False)
         return found
 
     def explain(self, book: Book, state: BidAndChallengeState, seq: int, event: Event) -> None:
+        if isinstance(event, ev.Narrated):
+            _narration(book, event, seq)
+            return
         if isinstance(event, ev.SceneStarted):
             title = f"scene {event.conflict} ({', '.join(event.seating)})"
             if event.premise:
@@ -219,3 +236,24 @@ class BidAndChallengeAuditor:
 
     def finish(self, book: Book, state: BidAndChallengeState) -> None:
         pass
+
+
+def _narration(book: Book, event: ev.Narrated, seq: int) -> None:
+    """The winner's words, in the section of the round they narrate (which the next round's
+    start, or the scene's end, may already follow)."""
+    chapter = book.chapters.get(event.conflict)
+    if chapter is None:
+        return
+    title = f"Round {event.round}"
+    sections = [s for s in chapter.account.sections if s.title == title]
+    note = Note(
+        seq=seq,
+        kind="narration",
+        text=f"{event.player} narrates: {event.text}",
+        data={"winner": event.player, "round": event.round},
+    )
+    if sections:
+        sections[-1].notes.append(note)
+        chapter.account.last_seq = seq
+    else:
+        chapter.note(title, seq, note.kind, note.text, **note.data)

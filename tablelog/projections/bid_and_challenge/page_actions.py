@@ -23,6 +23,7 @@ from tablelog.projections.bid_and_challenge.page_powers import TEXT, power_forms
 from tablelog.projections.page import Action, Field, role_of
 from tablelog.rules.bid_and_challenge import commands as c
 from tablelog.rules.bid_and_challenge import decide
+from tablelog.rules.bid_and_challenge.narration import decided
 from tablelog.rules.bid_and_challenge.resolve import side_cards
 from tablelog.rules.bid_and_challenge.state import BidAndChallengeState, Character, Round, Scene
 from tablelog.rules.common import Command, EndSession, StartSession
@@ -49,7 +50,30 @@ def actions(state: BidAndChallengeState, viewer: str | None) -> list[Action]:
     found += _open_scene(state, mine, gm=gm)
     for scene in state.open_scenes():
         found += _scene_actions(state, scene, {who.key for who in mine}, gm=gm)
+    for scene in state.scenes.values():
+        found += _narrate(state, scene, {who.key for who in mine}, gm=gm)
     return found
+
+
+def _narrate(
+    state: BidAndChallengeState, scene: Scene, mine: set[str], *, gm: bool
+) -> list[Action]:
+    """The form of the scene's latest decided round's winner, while it may still narrate."""
+    rnd = None if scene.compacted else decided(scene)
+    if rnd is None or rnd.resolved is None or rnd.resolved.winner not in mine:
+        return []
+    who = state.characters[rnd.resolved.winner]
+    return [
+        Action(
+            command=c.Narrate,
+            title=f"{who.name} narrates round {rnd.number} (won)",
+            fields=[Field(name="text", label="what happens, in the winner's words")],
+            fixed={"conflict": scene.key, "player": who.key},
+            probe=c.Narrate(conflict=scene.key, player=who.key, text=TEXT),
+            conflict=scene.key,
+            gm=gm,
+        )
+    ]
 
 
 def _gm_table(state: BidAndChallengeState) -> list[Action]:

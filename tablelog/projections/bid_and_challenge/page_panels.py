@@ -15,6 +15,7 @@ from typing import Any
 
 from tablelog.projections.bid_and_challenge import text, views
 from tablelog.projections.page import Card, Grid, Panel, role_of, slug
+from tablelog.rules.bid_and_challenge import turns
 from tablelog.rules.bid_and_challenge.state import BidAndChallengeState, Scene
 from tablelog.rules.table import GM
 
@@ -101,7 +102,13 @@ def _scene_panel(
     offer = shown["offer"]
     if offer is not None:
         facts.append(("challenge offer", f"{offer['asked']} ({offer['at']} of {offer['of']})"))
-    facts.append(("passes in a row", f"{shown['passes']} of {len(scene.seating)}"))
+    able = len(scene.seating)
+    if turns.passed_over(state):  # only the seats that can be active count
+        able = len(turns.with_deck(state, scene.seating))
+    facts.append(("passes in a row", f"{shown['passes']} of {able}"))
+    due = shown["narration_due"]
+    if due is not None:
+        facts.append(("narration", f"{due['winner']} may narrate round {due['round']}"))
     if shown["ended"]:
         facts.append(("ended", shown["ended"]))
     current = shown["rounds"][-1] if shown["rounds"] and scene.status == "open" else None

@@ -86,6 +86,9 @@ def describe(event: Event) -> str:
             return f"detail {event.detail_id} is defined by {event.by}: {event.text}"
         case ev.SceneEnded():
             return f"scene {event.conflict} ends: {event.reason}"
+        case ev.Narrated():
+            where = f"round {event.round} of scene {event.conflict}"
+            return f"{event.player} narrates {where}: {event.text}"
     return event.type_name()
 
 
@@ -163,6 +166,8 @@ def show_lines(state: BidAndChallengeState, view: dict[str, Any]) -> list[str]:
                 lines.append(f"  {roll['character']} ({side}) rolls {_roll_text(roll)}")
         if rnd["winner"]:
             lines.append(f"  {rnd['winner']} wins: {rnd['rule']}")
+        if rnd["narration"]:
+            lines.append(f"  {rnd['narration']['player']} narrates: {rnd['narration']['text']}")
         if rnd["power_void"]:
             lines.append(f"  {rnd['power_void']}")
         for move in rnd["moves"]:
@@ -179,4 +184,7 @@ def show_lines(state: BidAndChallengeState, view: dict[str, Any]) -> list[str]:
         lines.append(f"waits for {view['waiting_for']}")
     else:
         lines.append(f"ended: {view['ended']}")
+    due = view["narration_due"]
+    if due and view["status"] == "open":
+        lines.append(f"{due['winner']} may narrate round {due['round']} (`narrate`)")
     return lines

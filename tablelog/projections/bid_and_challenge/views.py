@@ -14,6 +14,7 @@ import msgspec
 from tablelog.events import bid_and_challenge as ev
 from tablelog.rules.bid_and_challenge import lookup
 from tablelog.rules.bid_and_challenge.cards import value_text
+from tablelog.rules.bid_and_challenge.narration import decided
 from tablelog.rules.bid_and_challenge.state import BidAndChallengeState, Holder, Round, Scene
 
 
@@ -78,7 +79,16 @@ def summary(scene: Scene) -> dict[str, Any]:
         "passes": scene.passes,
         "ended": scene.ended_reason or None,
         "beats": scene.beats(),
+        "narration_due": _narration_due(scene),
     }
+
+
+def _narration_due(scene: Scene) -> dict[str, Any] | None:
+    """The round its winner may still narrate ({round, winner}), or None."""
+    rnd = None if scene.compacted else decided(scene)
+    if rnd is None or rnd.resolved is None or rnd.narration is not None:
+        return None
+    return {"round": rnd.number, "winner": rnd.resolved.winner}
 
 
 def _offer(rnd: Round | None) -> dict[str, Any] | None:
@@ -143,6 +153,9 @@ def round_view(rnd: Round) -> dict[str, Any]:
         "loser": resolved.loser if resolved else None,
         "rule": resolved.rule if resolved else None,
         "power_void": resolved.power_void if resolved else "",
+        "narration": None
+        if rnd.narration is None
+        else {"player": rnd.narration.player, "text": rnd.narration.text},
         "moves": [
             {"card": m.card_id, "owner": m.owner, "from": m.from_, "to": m.to, "reason": m.reason}
             for m in rnd.moves

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, assert_never
 
 from tablelog.events.base import Event
-from tablelog.rules.bid_and_challenge import authority, people, resolve, rounds
+from tablelog.rules.bid_and_challenge import authority, narration, people, resolve, rounds
 from tablelog.rules.bid_and_challenge import commands as c
 from tablelog.rules.bid_and_challenge.evolve import BidAndChallengeEvent, evolve, initial
 from tablelog.rules.bid_and_challenge.options import BidAndChallengeOptions
@@ -38,6 +38,7 @@ BidAndChallengeCommand = (
     | c.Push
     | c.Roll
     | c.CloseScene
+    | c.Narrate
 )
 
 
@@ -69,6 +70,8 @@ def decide(
             return resolve.roll(state, command, shuffle)
         case c.CloseScene():
             return rounds.close_scene(state, command)
+        case c.Narrate():
+            return narration.narrate(state, command)
         case _:
             assert_never(command)
 
@@ -94,6 +97,9 @@ RULESET = Ruleset[BidAndChallengeState](
     authority=authority.AUTHORITY,
     table=lambda state: state.table,
     commands=commands_of(BidAndChallengeCommand),
+    # 2: the winner's narration in its round; option empty_deck (a state without it was
+    # folded from a campaign created before it, whose rule is active-may-pass)
+    version=2,
     demo=lazy("tablelog.rules.bid_and_challenge.demo", "demo"),
 )
 

@@ -1,7 +1,8 @@
 """Who may issue each Bid & Challenge command through the service.
 
 A player acts only for its own characters: registers its deck, asks for a scene, bids, passes,
-challenges, pushes and, with managed dice, rolls its own bid. The GM runs the campaign (the
+challenges, pushes, narrates a round its character won and, with managed dice, rolls its own
+bid. The GM runs the campaign (the
 universe deck, deaths, ending a scene, and recording the faces rolled at the table, since a
 recorded roll carries both sides' faces), acts for its own characters, and may register a deck
 for a player, open a scene, pass (or decline) and roll for anyone, so that a silent player
@@ -28,6 +29,7 @@ _WHAT: dict[type[Command], str] = {
     c.Challenge: "challenge with this character",
     c.Push: "push for this character",
     c.Roll: "roll for this scene's active player",
+    c.Narrate: "narrate for this character",
 }
 
 
@@ -52,7 +54,7 @@ def acting(state: BidAndChallengeState, command: Command) -> str | None:
             return _player_of(state, command.requested_by)
         case c.Bid() | c.Push():
             return _player_of(state, command.active)
-        case c.Pass():
+        case c.Pass() | c.Narrate():
             return _player_of(state, command.player)
         case c.Challenge():
             return _player_of(state, command.challenger)

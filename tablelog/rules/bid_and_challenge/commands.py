@@ -105,6 +105,14 @@ class Roll(Command, frozen=True):
     expect_totals: list[int] | None = None  # [active, challenger]
 
 
+class Narrate(Command, frozen=True):
+    """The winner of the scene's latest decided round says what happens (once, optional)."""
+
+    conflict: str | None
+    player: str  # the winning character
+    text: str
+
+
 class CloseScene(Command, frozen=True):
     """The GM ends a scene between rounds (it also ends when every player passes in a row)."""
 

@@ -1,7 +1,8 @@
 """Bid & Challenge's demo: rules/bid-and-challenge.md's BC-1, BC-2 and BC-3 as one scene, with
 recorded dice so the faces are the vectors': Anna forces the gate and loses to Ben's push-back
-(QuickWits, pushed, goes to her Discard); Ben strikes Anna's Sword and wins the tie; then
-Cara, Anna and Ben pass in a row and the scene ends."""
+(QuickWits, pushed, goes to her Discard) and narrates; Ben strikes Anna's Sword, wins the tie
+and narrates; then Anna and Ben pass in a row (Cara's Deck is empty: the turn passes over her)
+and the scene ends."""
 
 from __future__ import annotations
 
@@ -61,6 +62,9 @@ PLAY: list[Command] = [
         conflict=SCENE, active="Anna", description="I wedge it with my wits", cards=["QuickWits"]
     ),
     c.Roll(conflict=SCENE, active_faces=[4, 2, 1], challenger_faces=[5, 6]),
+    c.Narrate(
+        conflict=SCENE, player="Ben", text="The gate slams shut; Anna's wits are left in the mud"
+    ),
     # BC-2
     c.Bid(
         conflict=SCENE,
@@ -73,8 +77,8 @@ PLAY: list[Command] = [
         conflict=SCENE, challenger="Anna", description="I talk him down", cards=["Persuade"]
     ),
     c.Roll(conflict=SCENE, active_faces=[6], challenger_faces=[5]),
-    # BC-3
-    c.Pass(conflict=SCENE, player="Cara"),
+    c.Narrate(conflict=SCENE, player="Ben", text="Anna's sword sinks into the moat"),
+    # BC-3 (Cara's Deck is empty: the turn passes over her)
     c.Pass(conflict=SCENE, player="Anna"),
     c.Pass(conflict=SCENE, player="Ben"),
 ]
@@ -100,6 +104,7 @@ def demo() -> Demo:
                 "bc.round_resolved",
                 "bc.card_moved",
                 "bc.scene_ended",
+                "bc.narrated",
             }
         ),
     )

@@ -13,7 +13,7 @@ from tablelog.events.core import (
     SessionEnded,
     SessionStarted,
 )
-from tablelog.rules.bid_and_challenge.options import BidAndChallengeOptions
+from tablelog.rules.bid_and_challenge.options import LEGACY, BidAndChallengeOptions
 from tablelog.rules.bid_and_challenge.state import (
     BidAndChallengeState,
     Character,
@@ -47,6 +47,7 @@ BidAndChallengeEvent = (
     | ev.CardMoved
     | ev.DetailDefined
     | ev.SceneEnded
+    | ev.Narrated
 )
 
 
@@ -54,7 +55,8 @@ def initial(created: CampaignCreated) -> BidAndChallengeState:
     return BidAndChallengeState(
         campaign=created.campaign,
         gm=created.gm,
-        options=from_recorded(BidAndChallengeOptions, created.options),
+        # A creation event written before an option existed keeps the rule it was played by.
+        options=from_recorded(BidAndChallengeOptions, {**LEGACY, **created.options}),
     )
 
 
@@ -137,6 +139,13 @@ def evolve(state: BidAndChallengeState, event: BidAndChallengeEvent) -> BidAndCh
             scene = state.scenes[event.conflict]
             scene.status, scene.ended_reason = "ended", event.reason
             scene.ended_at = state.seq
+        case ev.Narrated():
+            scene = state.scenes[event.conflict]
+            for rnd in scene.rounds:
+                if rnd.number == event.round:
+                    rnd.narration = event
+            if scene.status == "ended":  # the scene's last round, narrated after its end
+                scene.ended_at = state.seq
         case _:
             assert_never(event)
     return state

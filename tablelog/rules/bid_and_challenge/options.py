@@ -33,5 +33,16 @@ class BidAndChallengeOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_u
     # REC: an ordered seating list; the next active is the next in the list, the challenge
     # offer goes the other way, starting beside the active player.
     seating: Literal["list"] = "list"
+    # The seed: "While you have no deck, you cannot be an active player." `passed-over`: the
+    # turn passes over a seat whose Deck is empty, a scene starts with the next seat that has
+    # one, only the seats that can be active count toward "every player passed in a row", and
+    # a scene where no seat has a Deck ends. `active-may-pass`: such a seat is active and may
+    # only pass (every seat counts): the rule of every campaign created before issue 26, whose
+    # creation event does not name this option (`LEGACY`).
+    empty_deck: Literal["passed-over", "active-may-pass"] = "passed-over"
     # Dice are rolled by tablelog (`managed`) or recorded from the table (`recorded`).
     dice: Literal["managed", "recorded"] = "managed"
+
+
+# What a campaign created before an option existed played by (its creation event lacks it).
+LEGACY: dict[str, object] = {"empty_deck": "active-may-pass"}

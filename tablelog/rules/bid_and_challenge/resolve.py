@@ -9,14 +9,9 @@ from tablelog.errors import InvalidInput, RuleViolation
 from tablelog.events import bid_and_challenge as ev
 from tablelog.events.base import Event
 from tablelog.rules.bid_and_challenge import commands as c
-from tablelog.rules.bid_and_challenge import lookup, powers
+from tablelog.rules.bid_and_challenge import lookup, powers, turns
 from tablelog.rules.bid_and_challenge.cards import FACES, decide_round, total_of, value_text
-from tablelog.rules.bid_and_challenge.state import (
-    BidAndChallengeState,
-    Round,
-    Scene,
-    next_active,
-)
+from tablelog.rules.bid_and_challenge.state import BidAndChallengeState, Round, Scene
 
 Shuffle = Callable[[list[str]], list[str]]
 
@@ -122,8 +117,8 @@ def _roll_side(
     if len(faces) != dice:
         values = ", ".join(f"{card.name} {value_text(card.dice, card.mod)}" for card in printed)
         raise InvalidInput(
-            f"recorded dice: the {side} side rolls {dice} dice ({values}); "
-            f"{len(faces)} faces given",
+            f"recorded dice: the {side} side rolls {dice} {'die' if dice == 1 else 'dice'} "
+            f"({values}); {len(faces)} face{'' if len(faces) == 1 else 's'} given",
             code="faces-count",
         )
     for face in faces:
@@ -184,7 +179,4 @@ def settle(
         power_applied=bool(effects),
         power_void=void,
     )
-    following = ev.RoundStarted(
-        conflict=scene.key, round=rnd.number + 1, active=next_active(scene.seating, rnd.active)
-    )
-    return [resolved, *moves, *effects, following]
+    return [resolved, *moves, *effects, turns.after_round(state, scene, [*moves, *effects])]

@@ -1,5 +1,7 @@
 """A scene and its rounds: opening a scene, the bid or pass, the challenge offer, the push,
-and the scene's end (every player passing in a row, or the GM between rounds)."""
+and the scene's end (every player passing in a row, or the GM between rounds; whose turn it
+is, `turns`). A command naming a character not seated in the scene is refused for that first,
+whatever the round waits for."""
 
 from __future__ import annotations
 
@@ -7,14 +9,13 @@ from tablelog.errors import AlreadyExists, InvalidInput, RuleViolation
 from tablelog.events import bid_and_challenge as ev
 from tablelog.events.base import Event
 from tablelog.rules.bid_and_challenge import commands as c
-from tablelog.rules.bid_and_challenge import lookup, powers
+from tablelog.rules.bid_and_challenge import lookup, powers, turns
 from tablelog.rules.bid_and_challenge.resolve import settle
-from tablelog.rules.bid_and_challenge.state import BidAndChallengeState, Scene, next_active
+from tablelog.rules.bid_and_challenge.state import BidAndChallengeState, Scene
 from tablelog.rules.names import player_name
 from tablelog.rules.text import optional_text, text_of
 
 MAX_SEATS = 40
-ALL_PASSED = "every player passed in a row"
 
 
 def open_scene(state: BidAndChallengeState, cmd: c.OpenScene) -> list[Event]:
@@ -52,15 +53,22 @@ def open_scene(state: BidAndChallengeState, cmd: c.OpenScene) -> list[Event]:
                 code="not-seated",
             )
     premise = optional_text(cmd.premise, "the premise")
+    first = turns.starting(state, seating, starting)
+    if first is None:
+        raise RuleViolation(
+            f"no seated character has a card in Deck (seating: {', '.join(seating)}): nobody "
+            "could be the active player, so the scene cannot start (option empty_deck)",
+            code="no-deck",
+        )
     return [
         ev.SceneStarted(
             conflict=key,
             seating=seating,
-            starting_player=starting,
+            starting_player=first,
             requested_by=asked,
             premise=premise,
         ),
-        ev.RoundStarted(conflict=key, round=1, active=starting),
+        ev.RoundStarted(conflict=key, round=1, active=first),
     ]
 
 
@@ -73,19 +81,20 @@ def _next_id(state: BidAndChallengeState) -> str:
 
 def bid(state: BidAndChallengeState, cmd: c.Bid) -> list[Event]:
     scene = lookup.open_scene(state, cmd.conflict)
+    bidder = lookup.seated(state, scene, cmd.active)
     lookup.expect(scene, ("bid",), "bid")
     rnd = scene.current
-    bidder = lookup.seated(state, scene, cmd.active)
+    if not bidder.in_zone("deck"):
+        then = "pass" if bidder.key == rnd.active else f"it is {rnd.active}'s turn"
+        raise RuleViolation(
+            f"{bidder.key}'s deck is empty: {bidder.key} cannot be the active player "
+            f"({bidder.key} may still challenge); {then}",
+            code="empty-deck",
+        )
     if bidder.key != rnd.active:
         raise RuleViolation(
             f"it is {rnd.active}'s turn to bid or pass; {bidder.key} is not the active player",
             code="not-active",
-        )
-    if not bidder.in_zone("deck"):
-        raise RuleViolation(
-            f"{bidder.key}'s deck is empty: {bidder.key} cannot be the active player "
-            f"({bidder.key} may still challenge); pass",
-            code="empty-deck",
         )
     least = state.options.min_bid
     if len(cmd.cards) < least:
@@ -126,9 +135,9 @@ def _commits(scene: Scene, owner: str, cards: list[str]) -> list[Event]:
 
 def pass_(state: BidAndChallengeState, cmd: c.Pass) -> list[Event]:
     scene = lookup.open_scene(state, cmd.conflict)
+    who = lookup.seated(state, scene, cmd.player)
     lookup.expect(scene, ("bid", "challenge"), "pass")
     rnd = scene.current
-    who = lookup.seated(state, scene, cmd.player)
     if rnd.phase == "challenge":
         if who.key != rnd.asked:
             raise RuleViolation(
@@ -144,20 +153,15 @@ def pass_(state: BidAndChallengeState, cmd: c.Pass) -> list[Event]:
             f"it is {rnd.active}'s turn to bid or pass; {who.key} is not the active player",
             code="not-active",
         )
-    passes = scene.passes + 1
-    passed = ev.Passed(conflict=scene.key, round=rnd.number, player=who.key, passes=passes)
-    if passes >= len(scene.seating):
-        return [passed, ev.SceneEnded(conflict=scene.key, reason=ALL_PASSED)]
-    following = next_active(scene.seating, rnd.active)
-    return [passed, ev.RoundStarted(conflict=scene.key, round=rnd.number + 1, active=following)]
+    return turns.after_pass(state, scene, who.key)
 
 
 def challenge(state: BidAndChallengeState, cmd: c.Challenge) -> list[Event]:
     scene = lookup.open_scene(state, cmd.conflict)
+    who = lookup.seated(state, scene, cmd.challenger)
     lookup.expect(scene, ("challenge",), "challenge")
     rnd = scene.current
     assert rnd.bid is not None
-    who = lookup.seated(state, scene, cmd.challenger)
     if who.key != rnd.asked:
         raise RuleViolation(
             f"it is {rnd.asked}'s turn to accept or pass the challenge; not {who.key}'s",
@@ -205,13 +209,13 @@ def challenge(state: BidAndChallengeState, cmd: c.Challenge) -> list[Event]:
 
 def push(state: BidAndChallengeState, cmd: c.Push) -> list[Event]:
     scene = lookup.open_scene(state, cmd.conflict)
+    who = lookup.seated(state, scene, cmd.active)
     rnd = scene.current
     if rnd.phase == "roll":
         raise RuleViolation(
             f"{rnd.active} has pushed already in round {rnd.number}; roll", code="pushed-twice"
         )
     lookup.expect(scene, ("push",), "push")
-    who = lookup.seated(state, scene, cmd.active)
     if who.key != rnd.active:
         raise RuleViolation(
             f"only the active player may push; {who.key} is not {rnd.active}", code="only-active"

@@ -47,6 +47,7 @@ class Round(msgspec.Struct):
     moves: list[ev.CardMoved] = msgspec.field(default_factory=list)  # after the resolution
     details: list[ev.DetailDefined] = msgspec.field(default_factory=list)
     created: list[ev.UniverseCardCreated] = msgspec.field(default_factory=list)
+    narration: ev.Narrated | None = None  # the winner's words, once the round is decided
 
     @property
     def asked(self) -> str | None:
@@ -70,7 +71,7 @@ class Scene(msgspec.Struct):
     rounds: list[Round] = msgspec.field(default_factory=list)
     passes: int = 0  # passes in a row
     ended_reason: str = ""
-    ended_at: int = 0  # the seq of the event that ended it
+    ended_at: int = 0  # the seq of the event that ended it (or of a narration after that)
     # Once another scene starts, an ended scene keeps only this record of its rounds (the
     # state then stays small however long the campaign); `show` rebuilds it as of `ended_at`.
     compacted: bool = False

@@ -65,6 +65,10 @@ def pass_(who: str) -> c.Pass:
     return c.Pass(conflict=None, player=who)
 
 
+def narrate(who: str, text: str = "It goes as I say", scene: str | None = None) -> c.Narrate:
+    return c.Narrate(conflict=scene, player=who, text=text)
+
+
 def roll(active: Iterable[int] = (), challenger: Iterable[int] = ()) -> c.Roll:
     return c.Roll(
         conflict=None, active_faces=list(active) or None, challenger_faces=list(challenger) or None

@@ -94,6 +94,7 @@ def test_each_phase_offers_what_the_round_waits_for(new: Tables) -> None:
         "Ben bids: restore cards",
         "Ben bids: create a universe card",
         "Ben passes",
+        "Ben narrates round 1 (won)",
     ]
     restore = next(f for f in page(store, "ben").forms if f.title == "Ben bids: restore cards")
     assert restore.fixed == {"active": "ben", "cards": [], "power": {"type": "restore"}}

@@ -16,6 +16,7 @@ from tests.unit.bid_and_challenge.table import (
     bid,
     cards,
     challenge,
+    narrate,
     pass_,
     power,
     push,
@@ -32,14 +33,19 @@ ONE_CARD_BID = [*SEATED, bid("Anna", "Brawn")]
 # Cara passed, Ben challenged with Dodge and Storm: Anna may push, or roll.
 CHALLENGED = [*BID, pass_("Cara"), challenge("Ben", "Dodge", universe=["Storm"])]
 PUSHED = [*CHALLENGED, push("Anna", "QuickWits")]
-# Then Ben and Cara passed: Anna is active again.
-BEN_ACTIVE = [*PUSHED, roll([4, 2, 1], [5, 6])]  # BC-1 played: QuickWits in Discard
-ANNA_AGAIN = [*BEN_ACTIVE, pass_("Ben"), pass_("Cara")]
+# Then Ben passed: Anna is active again (Cara's Deck is empty: the turn passes over her).
+BEN_ACTIVE = [*PUSHED, roll([4, 2, 1], [5, 6])]  # BC-1 played: QuickWits in Discard; Ben won
+ANNA_AGAIN = [*BEN_ACTIVE, pass_("Ben")]
 # gate-open defined by Anna's unchallenged bid; Ben is active.
 DEFINED = [*SEATED, bid("Anna", "Brawn"), pass_("Cara"), pass_("Ben")]
-ENDED = [*SEATED, pass_("Anna"), pass_("Ben"), pass_("Cara")]
+ENDED = [*SEATED, pass_("Anna"), pass_("Ben")]  # both seats with a Deck passed
 DAN = c.RegisterDeck(player="dan", character="Dan", flow=1, cards=cards("Luck:1d6"))
+EVE = c.RegisterDeck(player="eve", character="Eve", flow=1, cards=[])  # an empty Deck too
 DECKS_ONLY = [*DECKS, DAN]
+# Ben won round 1 and narrated it; then the GM ended s1 and s2 started.
+NARRATED = [*BEN_ACTIVE, narrate("Ben")]
+MOVED_ON = [*BEN_ACTIVE, c.CloseScene(conflict="s1"), DAN,
+            c.OpenScene(seating=["Anna", "Dan"], requested_by="Dan")]  # fmt: skip
 
 ROWS: list[tuple[str, list[Command], Command, str, str]] = [
     # name, given, command, code, the sentence (or its start)
@@ -50,7 +56,8 @@ ROWS: list[tuple[str, list[Command], Command, str, str]] = [
     ("bid out of turn", SEATED, bid("Ben", "Sneak"), "not-active",
      "it is anna's turn to bid or pass; ben is not the active player"),
     ("empty deck bids", CARA_FIRST, bid("Cara", "Storm"), "empty-deck",
-     "cara's deck is empty: cara cannot be the active player (cara may still challenge); pass"),
+     "cara's deck is empty: cara cannot be the active player (cara may still challenge); it is "
+     "anna's turn"),
     ("card in Discard", ANNA_AGAIN, bid("Anna", "QuickWits"), "card-not-in-deck",
      "card QuickWits is not in anna's Deck (it is in Discard)"),
     ("unknown card", SEATED, bid("Anna", "Axe"), "unknown-card", "anna has no card 'Axe'"),
@@ -95,6 +102,14 @@ ROWS: list[tuple[str, list[Command], Command, str, str]] = [
      "it is cara's turn to accept or pass the challenge; not ben's"),
     ("pass out of turn", BID, pass_("Ben"), "not-your-turn",
      "it is cara's turn to accept or pass the challenge; not ben's"),
+    # Whatever the round waits for (here the push or the roll), a seat not in the scene is
+    # told so first.
+    ("pass by a player not seated", [*CHALLENGED, DAN], pass_("Dan"), "not-seated",
+     "dan does not sit in scene s1 (seating: anna, ben, cara)"),
+    ("challenge by a player not seated", [*BID, DAN], challenge("Dan", "Luck"), "not-seated",
+     "dan does not sit in scene s1 (seating: anna, ben, cara)"),
+    ("push by a player not seated", [*PUSHED, DAN], push("Dan", "Luck"), "not-seated",
+     "dan does not sit in scene s1 (seating: anna, ben, cara)"),
     ("challenge over the bid's count", ONE_CARD_BID,
      challenge("Cara", universe=["Storm", "Crowd"]), "challenge-limit",
      "challenger may commit at most 1 card (the bid's count); got 2"),
@@ -122,6 +137,12 @@ ROWS: list[tuple[str, list[Command], Command, str, str]] = [
     ("too few faces", PUSHED, roll([4, 2], [5, 6]), "faces-count",
      "recorded dice: the active side rolls 3 dice (Brawn 1d6+2, Sword 1d6+1, QuickWits 1d6); "
      "2 faces given"),
+    ("one face for three dice", PUSHED, roll([4], [5, 6]), "faces-count",
+     "recorded dice: the active side rolls 3 dice (Brawn 1d6+2, Sword 1d6+1, QuickWits 1d6); "
+     "1 face given"),
+    ("two faces for one die", [*ONE_CARD_BID, pass_("Cara"), challenge("Ben", "Dodge")],
+     roll([4, 2], [5]), "faces-count",
+     "recorded dice: the active side rolls 1 die (Brawn 1d6+2); 2 faces given"),
     ("impossible face", PUSHED, roll([4, 2, 7], [5, 6]), "bad-face", "a d6 shows 1 to 6; got 7"),
     ("the table expected another winner", PUSHED,
      c.Roll(conflict=None, active_faces=[4, 2, 1], challenger_faces=[5, 6], expect_winner="Anna"),
@@ -152,6 +173,10 @@ ROWS: list[tuple[str, list[Command], Command, str, str]] = [
     ("busy in another scene", [*SEATED, DAN],
      c.OpenScene(seating=["Anna", "Dan"], requested_by="Anna"), "busy",
      "Anna already sits in open scene s1"),
+    ("a scene where nobody has a Deck", [*DECKS, EVE],
+     c.OpenScene(seating=["Cara", "Eve"], requested_by="Cara"), "no-deck",
+     "no seated character has a card in Deck (seating: cara, eve): nobody could be the active "
+     "player, so the scene cannot start (option empty_deck)"),
     ("scene id taken", ENDED, c.OpenScene(seating=["Anna", "Ben"], requested_by="Anna",
      conflict="S1"), "conflict-exists", "scene s1 already exists"),
     ("death with cards in Deck", SEATED, c.KillCharacter(character="Anna"), "deck-not-empty",
@@ -163,6 +188,20 @@ ROWS: list[tuple[str, list[Command], Command, str, str]] = [
      "character-exists", "character ANNA already has a deck"),
     ("a card twice in a deck", [], c.RegisterDeck(player="x", character="X", flow=1,
      cards=cards("A:1d6", "a:2d6")), "card-twice", "card a is given twice"),
+    ("narration before any round is decided", SEATED, narrate("Anna"), "no-round-decided",
+     "no round of scene s1 has been decided yet; the winner narrates once the round is "
+     "resolved"),
+    ("narration by the loser", BEN_ACTIVE, narrate("Anna"), "not-winner",
+     "only a round's winner narrates it: round 1 of scene s1 was won by ben, not anna"),
+    ("narration by a player not in the round", BEN_ACTIVE, narrate("Cara"), "not-winner",
+     "only a round's winner narrates it: round 1 of scene s1 was won by ben, not cara"),
+    ("narration twice", NARRATED, narrate("Ben", "And again"), "narrated-twice",
+     "ben has narrated round 1 of scene s1 already; a round is narrated once"),
+    ("empty narration", BEN_ACTIVE, narrate("Ben", "  "), "empty-text",
+     "a narration must not be empty"),
+    ("narration once another scene started", MOVED_ON, narrate("Ben", scene="s1"),
+     "scene-closed", "scene s1 has ended and another scene has started since; its rounds can "
+     "no longer be narrated"),
     ("end mid-round", BID, c.CloseScene(conflict="s1"), "mid-round",
      "scene s1 has cards in Play (it waits for cara to accept or pass the challenge); end it "
      "between rounds"),

@@ -40,9 +40,10 @@ def test_an_ended_scene_is_kept_as_a_record_and_shown_whole(new: Tables) -> None
     shown = show(table.store, CAMPAIGN, "s1", None, ruleset=RULESET)
     assert [r["winner"] for r in shown.view["rounds"]] == ["ben", None]
     assert shown.lines[-1] == "ended: night falls"
-    # The new scene plays on: Ben bids, nobody challenges.
+    # The new scene plays on: Ben bids, nobody challenges; Cara's Deck is empty, so the turn
+    # passes over her and Ben is active again.
     table.given(bid("Ben", "Sneak"), pass_("Cara"))
-    assert table.state.scenes["s2"].current.active == "cara"
+    assert table.state.scenes["s2"].current.active == "ben"
 
 
 def test_the_state_names_the_challenge_offer_i_of_n(new: Tables) -> None:

@@ -9,6 +9,8 @@ faces card by card in the order committed.
 
 from __future__ import annotations
 
+import pytest
+
 from tablelog.events import bid_and_challenge as ev
 from tablelog.rules.bid_and_challenge import commands as c
 from tests.unit.bid_and_challenge.table import (
@@ -130,35 +132,52 @@ def test_bc2_a_tie_goes_to_the_active_player(new: Tables) -> None:
     assert table.zone("ben", "deck") == ["dodge", "mind", "sneak"]  # Sneak returned
 
 
-def test_bc3_every_player_passing_in_a_row_ends_the_scene(new: Tables) -> None:
-    table = new(RECORDED)
+# BC-3 after BC-1 and BC-2, by option empty_deck: Cara's Deck is empty. passed-over (the
+# default, the seed's "you cannot be an active player"): the turn passes over her and the two
+# seats with a Deck passing end the scene; active-may-pass (campaigns created before issue 26):
+# she is active, may only pass, and her pass counts.
+BC3 = [
+    ("passed-over", "anna", ["Anna", "Ben"], "every player with a Deck passed in a row"),
+    ("active-may-pass", "cara", ["Cara", "Anna", "Ben"], "every player passed in a row"),
+]
+
+
+@pytest.mark.parametrize(
+    ("empty_deck", "active", "passers", "reason"), BC3, ids=[r[0] for r in BC3]
+)
+def test_bc3_every_player_passing_in_a_row_ends_the_scene(
+    new: Tables, empty_deck: str, active: str, passers: list[str], reason: str
+) -> None:
+    table = new({**RECORDED, "empty_deck": empty_deck})
     bc1(table)
     table.given(
         bid("Ben", "Sneak", spec=STRIKE_SWORD), challenge("Anna", "Persuade"), roll([6], [5])
     )
-    assert table.state.scenes["s1"].current.active == "cara"
-    assert only(table.when(pass_("Cara")), ev.Passed).passes == 1
-    assert only(table.when(pass_("Anna")), ev.Passed).passes == 2
-    events = table.when(pass_("Ben"))
-    assert only(events, ev.Passed).passes == 3
-    assert only(events, ev.SceneEnded).reason == "every player passed in a row"
+    assert table.state.scenes["s1"].current.active == active
+    *first, last = passers
+    for n, who in enumerate(first, start=1):
+        assert only(table.when(pass_(who)), ev.Passed).passes == n
+    events = table.when(pass_(last))
+    assert only(events, ev.Passed).passes == len(passers)
+    assert only(events, ev.SceneEnded).reason == reason
     assert table.state.scenes["s1"].status == "ended"
     table.refuse(c.Pass(conflict="s1", player="Cara"), "scene-ended")
 
 
 def test_bc3_a_pass_then_a_bid_resets_the_count(new: Tables) -> None:
     table = new(RECORDED)
-    table.given(seated(), pass_("Anna"), pass_("Ben"))
-    assert table.state.scenes["s1"].passes == 2
-    table.given(pass_("Cara"))  # three in a row: the scene ends
+    table.given(seated(), pass_("Anna"))
+    assert table.state.scenes["s1"].passes == 1
+    table.given(pass_("Ben"))  # both seats with a Deck in a row: the scene ends
     assert table.state.scenes["s1"].status == "ended"
 
     table = new(RECORDED)
     table.given(seated(), pass_("Anna"))
     table.given(bid("Ben", "Sneak"), pass_("Anna"), pass_("Cara"))  # unchallenged: succeeds
     assert table.state.scenes["s1"].passes == 0
-    table.given(pass_("Cara"), pass_("Anna"))
-    assert table.state.scenes["s1"].status == "open"  # 2 in a row since the bid
+    assert table.state.scenes["s1"].current.active == "anna"  # Cara passed over
+    table.given(pass_("Anna"))
+    assert table.state.scenes["s1"].status == "open"  # 1 in a row since the bid
     assert only(table.when(pass_("Ben")), ev.SceneEnded)
 
 
@@ -189,10 +208,10 @@ def test_bc4_refusals(new: Tables) -> None:
     assert error.message == "challenger may commit at most 1 card (the bid's count); got 2"
     table.given(challenge("Cara", universe=["Storm"]))  # an empty deck may challenge
     table.given(roll([1], [6]))  # Cara wins: Sword stays
-    # Cara is active with an empty Deck: she cannot bid (she may still challenge).
+    # Cara's Deck is empty: the turn passes over her to Anna, and she cannot bid.
+    assert table.state.scenes["s1"].current.active == "anna"
     error = table.refuse(bid("Cara", "Storm"), "empty-deck")
     assert error.message.startswith("cara's deck is empty: cara cannot be the active player")
-    table.given(pass_("Cara"))
     # Anna bids with QuickWits while it sits in Discard.
     error = table.refuse(bid("Anna", "QuickWits"), "card-not-in-deck")
     assert error.message == "card QuickWits is not in anna's Deck (it is in Discard)"
@@ -205,7 +224,7 @@ def test_bc4_refusals(new: Tables) -> None:
 def test_a_bid_can_restore_cards_and_create_a_universe_card(new: Tables) -> None:
     table = new(RECORDED)
     bc1(table)  # QuickWits in Anna's Discard; Ben is active
-    table.given(pass_("Ben"), pass_("Cara"))
+    table.given(pass_("Ben"))  # Cara is passed over
     restore = power("restore", target="Anna", cards=["QuickWits"])
     table.given(bid("Anna", "Brawn", spec=restore), pass_("Cara"), pass_("Ben"))
     assert table.zone("anna", "discard") == []
@@ -218,6 +237,6 @@ def test_a_bid_can_restore_cards_and_create_a_universe_card(new: Tables) -> None
         1,
         1,
         "ben",
-        5,
+        4,
     )
     assert table.zone("universe", "deck") == ["crowd", "fog", "storm"]
