@@ -14,6 +14,7 @@ import pytest
 
 from tablelog.commands.audit import account_of
 from tablelog.events import bid_and_challenge as ev
+from tablelog.events.base import Event
 from tablelog.events.codec import encode
 from tablelog.rules.bid_and_challenge import commands as c
 from tablelog.rules.common import Command
@@ -120,7 +121,7 @@ LAST_CARD = [
 
 @pytest.mark.parametrize(("empty_deck", "after"), LAST_CARD, ids=[r[0] for r in LAST_CARD])
 def test_a_scene_in_which_nobody_has_a_deck_ends(
-    new: Tables, empty_deck: str, after: ev.Event
+    new: Tables, empty_deck: str, after: Event
 ) -> None:
     table = new(options(empty_deck)).given(DECKS, DAN, opened("Dan", "Cara", asked="Dan"))
     table.given(bid("Dan", "Luck", spec=power("strike", target="Dan", cards=["Luck"])))

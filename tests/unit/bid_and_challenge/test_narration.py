@@ -16,6 +16,7 @@ from tablelog.commands.reads import show
 from tablelog.commands.table import state_view_of
 from tablelog.errors import Forbidden
 from tablelog.events import bid_and_challenge as ev
+from tablelog.events.base import Event
 from tablelog.events.codec import encode
 from tablelog.rules.bid_and_challenge import RULESET
 from tablelog.rules.bid_and_challenge import commands as c
@@ -95,7 +96,7 @@ def test_narration_is_optional_and_lasts_until_the_next_round_is_decided(new: Ta
     assert only_narration(table.when(narrate("Anna", "Ben trips"))).round == 2
 
 
-def only_narration(events: list[ev.Event]) -> ev.Narrated:
+def only_narration(events: list[Event]) -> ev.Narrated:
     [found] = [e for e in events if isinstance(e, ev.Narrated)]
     return found
 

@@ -2,10 +2,11 @@
 file, with a few illegal commands mixed in.
 
 A run registers random decks (0 to 5 cards of random Nd6+M values, Flow 1 to 3) and universe
-cards, opens a scene seating everyone and plays until every player passes in a row (or a step
-limit): random bids with random powers, random passes and challenges within the bid's count,
-random pushes within Flow, dice rolled by a seeded shuffle or recorded; then a second scene,
-which compacts the first. Properties checked on the stored log:
+cards, opens a scene seating everyone (refused when no seat has a card in Deck) and plays until
+every player who can be active passes in a row (or a step limit): random bids with random
+powers, random passes and challenges within the bid's count, random pushes within Flow, dice
+rolled by a seeded shuffle or recorded, the winners' narrations now and then; then a second
+scene, which compacts the first. Properties checked on the stored log:
 
 (a) folding it twice (`campaign_state`, and `fold(store.read(...))` twice) gives the same state,
     and a snapshot of it decodes to that state;
@@ -33,6 +34,7 @@ from tablelog.events import bid_and_challenge as ev
 from tablelog.projections.fold import fold, fold_steps
 from tablelog.rules.bid_and_challenge import RULESET
 from tablelog.rules.bid_and_challenge import commands as c
+from tablelog.rules.bid_and_challenge.narration import decided
 from tablelog.rules.bid_and_challenge.state import BidAndChallengeState
 from tablelog.rules.common import Command, StartSession
 from tests.unit.bid_and_challenge.table import CAMPAIGN, SCRATCH, Table, Tables, power
@@ -65,7 +67,7 @@ class Run:
     def value(self) -> str:
         return f"{self.rng.randint(0, 2)}d6+{self.rng.randint(0, 3)}"
 
-    def setup(self) -> None:
+    def setup(self) -> bool:
         seats = NAMES[: self.rng.randint(2, 4)]
         for name in seats:
             skills = self.rng.sample(SKILLS, self.rng.randint(0, 5))
@@ -79,8 +81,29 @@ class Run:
             )
         for n in range(self.rng.randint(0, 3)):
             self.table.given(c.AddUniverseCard(card=c.CardSpec(name=f"U{n}", value=self.value())))
-        start = self.rng.choice(seats)
-        self.table.given(StartSession(), c.OpenScene(seating=seats, requested_by=start))
+        self.table.given(StartSession())
+        return self.open_scene(seats, self.rng.choice(seats))
+
+    def open_scene(self, seats: list[str], asked: str) -> bool:
+        """Open a scene, or (no seat has a card in Deck: nobody could be active) see it refused."""
+        opening = c.OpenScene(seating=seats, requested_by=asked)
+        if not any(self.state.characters[s.lower()].in_zone("deck") for s in seats):
+            self.probe(opening)
+            return False
+        self.table.given(opening)
+        return True
+
+    def narrate(self) -> None:
+        """Now and then the winner of the latest decided round narrates it (and a loser's try
+        is refused)."""
+        scene = self.state.open_scenes()[0]
+        rnd = decided(scene)
+        if rnd is None or rnd.resolved is None or rnd.narration is not None:
+            return
+        if rnd.resolved.loser is not None and self.rng.random() < 0.2:
+            self.probe(c.Narrate(conflict=None, player=rnd.resolved.loser, text="Mine"))
+        if self.rng.random() < 0.3:
+            self.table.given(c.Narrate(conflict=None, player=rnd.resolved.winner, text="So"))
 
     def new_name(self) -> str:
         self.fresh += 1
@@ -103,6 +126,7 @@ class Run:
         return power("detail", detail=self.new_name(), text="a detail")
 
     def step(self) -> None:
+        self.narrate()
         rnd = self.state.open_scenes()[0].current
         rng = self.rng
         match rnd.phase:
@@ -172,14 +196,16 @@ class Run:
         )
 
     def play(self) -> None:
-        self.setup()
+        if not self.setup():
+            return
         for _ in range(STEPS):
             if not self.state.open_scenes():
                 if len(self.state.scenes) == SCENES:
                     return
                 seats = list(self.state.characters)  # the next scene: everyone again
                 self.rng.shuffle(seats)
-                self.table.given(c.OpenScene(seating=seats, requested_by=seats[0]))
+                if not self.open_scene(seats, seats[0]):
+                    return
             self.step()
 
 
