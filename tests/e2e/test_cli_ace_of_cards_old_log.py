@@ -6,11 +6,13 @@ then open to every Ace), plays a Magic Pair (3C 3D, fire) and then, as a Check o
 doubled attack that rolls 7, 7 (24 damage), draws with High or Low, and a second doubled
 attack whose success (4, 9) becomes a failure. Conflict c1 is left open.
 
-The campaign's creation event has no `class_skills`: it plays on as `all`, as it was written.
+The campaign's creation event has no `class_skills`: it plays on as `all`, as it was written;
+a Magic Pair played now has its free attack tied to it, the old one stays as it was.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from tests.e2e.transcript import ok, run
@@ -43,3 +45,16 @@ def test_a_log_written_before_issue_26_imports_verifies_audits_and_plays_on(
     assert "draws 1 card(s) (high or low)" in ac("high-or-low", "c1", "Kit", "--card", "7S")
     assert "uses High or Low" in ac("discard", "c1", "Kit", "7S")
     assert SOUND.format(seq=31) in tl("audit", "-c", "fight")
+    state = json.loads(tl("state", "-c", "fight", "--json"))
+    assert state["options"]["class_skills"] == "all"  # none recorded: as it was written
+    # The old Magic Pair (seq 10-11) and the attack after it (k1) stay apart: k1 is a Check of
+    # its own. A new pair in this campaign has its attack tied to it.
+    assert state["conflicts"]["c1"]["sets"][0]["attack"] is None
+    assert state["conflicts"]["c1"]["checks"]["k1"]["magic_pair"] is None
+    ac("magic", "c1", "Kit", "10", "JK1", "2C", "--joker", "JK1=2H", "--type", "ice",
+       "--drawn", "1S,2S")  # fmt: skip
+    ac("check", "c1", "Kit", "--free-attack", "--dice", "d8,d10", "--dl", "9", "--damage", "5",
+       "--target", "Goblin", "--double")  # fmt: skip
+    rolled = ac("roll", "c1", "k4", "--values", "7,7")
+    assert "x 2 = 24; the Magic Pair makes it ice" in rolled
+    assert SOUND.format(seq=39) in tl("audit", "-c", "fight")
