@@ -72,7 +72,8 @@ class DeckBuilt(Event, frozen=True, tag="ac.deck_built"):
 @registered
 class SkillLevelSet(Event, frozen=True, tag="ac.skill_level_set"):
     character_id: str
-    skill: Literal["magic_cards", "mulligan", "trap_card"]
+    # Double or Nothing and High or Low since issue 26 (one level each; option class_skills)
+    skill: Literal["magic_cards", "mulligan", "trap_card", "double_or_nothing", "high_or_low"]
     sl: int
 
 
@@ -228,6 +229,9 @@ class CheckCalled(Event, frozen=True, tag="ac.check_called"):
     dl: int  # Difficulty Level, or the target's Defense / Magic Defense
     damage: int | None = None  # the weapon's or spell's fixed damage (HR + damage on a hit)
     target: str | None = None
+    # The free attack of a Magic Pair: that set's index among the conflict's sets (issue 26;
+    # before it, a pair's attack was a Check of its own, tied to nothing).
+    magic_pair: int | None = None
 
 
 @registered
@@ -264,6 +268,7 @@ class CheckResolved(Event, frozen=True, tag="ac.check_resolved"):
     opportunity_on_clock: bool = False
     high_or_low: bool = False  # a critical success, fumble or critical failure: it may draw
     rule: str = ""
+    damage_type: str | None = None  # a Magic Pair's free attack that dealt damage: its type
 
 
 @registered

@@ -57,6 +57,7 @@ def test_a_whole_conflict_through_the_cli_on_both_backends(tmp_path: Path, targe
     ok(ac("skill", "Kit", "magic-cards", "1"))
     ok(ac("skill", "Kit", "mulligan", "1"))
     ok(ac("skill", "Kit", "trap-card", "2"))
+    ok(ac("skill", "Kit", "high-or-low", "1"))  # a Skill of the class (class_skills=taken)
     ok(ac("hp", "Bram", "-20", "--reason", "an earlier ambush"))  # 30/50
     no_append(
         ac("mulligan", "c1", "Kit", "7C"),
@@ -105,24 +106,15 @@ def test_a_whole_conflict_through_the_cli_on_both_backends(tmp_path: Path, targe
     # Kit: MP 30 - 15 = 15, +45 capped at 40 (+25); Bram: HP 30 +45 capped at 50 (+20).
 
     # --- a Double or Nothing attack fumbles: High or Low ------------------------------------
-    ok(
-        ac(
-            "check",
-            "c1",
-            "Kit",
-            "--kind",
-            "accuracy",
-            "--dice",
-            "d8,d10",
-            "--dl",
-            "9",
-            "--damage",
-            "5",
-            "--target",
-            "Ogre",
-            "--double",
-        )
+    attack = ("check", "c1", "Kit", "--kind", "accuracy", "--dice", "d8,d10", "--dl", "9",
+              "--damage", "5", "--target", "Ogre", "--double")  # fmt: skip
+    no_append(
+        ac(*attack),
+        "no-skill: Double or Nothing is a Skill of the class that Kit has not taken "
+        "(class_skills=taken): SL 0, 1 needed; take it with `skill Kit double-or-nothing 1`",
     )
+    ok(ac("skill", "Kit", "double-or-nothing", "1"))
+    ok(ac(*attack))
     ok(ac("roll", "c1", "k1", "--values", "1,1"))
     no_append(
         ac("double", "c1", "k1"),

@@ -9,14 +9,14 @@ from pathlib import Path
 
 from tests.e2e.transcript import ok, refused, run
 
-# The demo: seq 10 is the goblin's action, seq 11 Kit's Magic Cards (AC-1: Magic Flush).
+# The demo: seq 12 is the goblin's action, seq 13 Kit's Magic Cards (AC-1: Magic Flush).
 OTHER_FLUSH = "ace-of-cards magic c1 Kit 20 3C 4C 5C 6C --set blinding-flush --drawn 1C,2C,7C,1D\n"
 
 
 def test_whatif_the_other_flush_says_how_the_outcome_differs(tmp_path: Path) -> None:
     ok(run(tmp_path, "demo", "--ruleset", "ace-of-cards"))
     (tmp_path / "flush.txt").write_text(OTHER_FLUSH, encoding="utf-8")
-    out = ok(run(tmp_path, "whatif", "--at", "10", "flush.txt"))
+    out = ok(run(tmp_path, "whatif", "--at", "12", "flush.txt"))
     assert "conflict c1 differs:" in out
     assert (
         "real only:    kit Magic Cards 20 MP: 3C 4C 5C 6C -> Magic Flush 43 fire to goblin, ogre"
@@ -25,7 +25,7 @@ def test_whatif_the_other_flush_says_how_the_outcome_differs(tmp_path: Path) -> 
         "what-if only: kit Magic Cards 20 MP: 3C 4C 5C 6C -> Blinding Flush 33 light to goblin, "
         "ogre"
     ) in out
-    result = json.loads(ok(run(tmp_path, "whatif", "--at", "10", "flush.txt", "--json")))
+    result = json.loads(ok(run(tmp_path, "whatif", "--at", "12", "flush.txt", "--json")))
     (difference,) = result["differences"]
     assert difference["whatif_outcome"] == [
         "kit Magic Cards 20 MP: 3C 4C 5C 6C -> Blinding Flush 33 light to goblin, ogre"

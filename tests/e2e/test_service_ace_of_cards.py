@@ -26,12 +26,13 @@ TYPES = {"clubs": "fire", "diamonds": "earth", "hearts": "ice", "spades": "air"}
 
 def two_cards(hand: list[str]) -> dict[str, Any]:
     """A Magic Cards body for 10 MP from `hand`: two cards of different values when there
-    are (no effect), else a Magic Pair (its type chosen from the first card's suit)."""
+    are (no effect, confirmed: `anyway`), else a Magic Pair (its type chosen from the first
+    card's suit)."""
     plain = [card for card in hand if not card.startswith("JK")]
     for a in plain:
         for b in plain:
             if a[0] != b[0]:
-                return {"character": "kit", "mp": 10, "cards": [a, b]}
+                return {"character": "kit", "mp": 10, "cards": [a, b], "anyway": True}
     kind = TYPES[{"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}[plain[0][1]]]
     return {"character": "kit", "mp": 10, "cards": plain[:2], "damage_type": kind}
 
@@ -82,6 +83,11 @@ def test_a_conflict_through_the_service(service: Service) -> None:  # noqa: F811
             )
         table.write(
             ann, "/ace-of-cards/skills", {"character": "Kit", "skill": "trap-card", "sl": 1}
+        )
+        table.write(  # a Skill of the class, taken before it is used (class_skills=taken)
+            bert,
+            "/ace-of-cards/skills",
+            {"character": "Lea", "skill": "double-or-nothing", "sl": 1},
         )
         table.refuse(
             ann,

@@ -16,6 +16,7 @@ from tablelog.cli.ace_of_cards.common import (
 from tablelog.cli.options import CampaignOption
 from tablelog.cli.options import ConflictArg as Conflict
 from tablelog.cli.play import run
+from tablelog.errors import InvalidInput
 from tablelog.rules.ace_of_cards import commands as c
 
 
@@ -24,12 +25,12 @@ def check(
     ctx: typer.Context,
     conflict: Conflict,
     name: Character,
-    kind: Annotated[
-        Literal["accuracy", "magic", "clock", "other"],
-        typer.Option("--kind", help="accuracy, magic, clock or other."),
-    ],
     dice: Annotated[str, typer.Option("--dice", help="The two attribute dice, e.g. d8,d10.")],
     dl: Annotated[int, typer.Option("--dl", help="The DL, or the target's Defense.")],
+    kind: Annotated[
+        Literal["accuracy", "magic", "clock", "other"] | None,
+        typer.Option("--kind", help="accuracy, magic, clock or other (--free-attack: accuracy)."),
+    ] = None,
     modifier: Annotated[int, typer.Option("--modifier", help="Added to the Result.")] = 0,
     offensive: Annotated[
         bool, typer.Option("--offensive", help="A Magic Check for an offensive spell.")
@@ -41,18 +42,32 @@ def check(
     double: Annotated[
         bool, typer.Option("--double", help="Declare double or nothing before the roll.")
     ] = False,
+    free_attack: Annotated[
+        bool,
+        typer.Option(
+            "--free-attack",
+            help="The free attack of the Magic Pair this character just played (an Accuracy "
+            "Check; its damage takes the pair's type).",
+        ),
+    ] = False,
     check_id: Annotated[str | None, typer.Option("--id", help="Default: k1, k2, ...")] = None,
     campaign: CampaignOption = None,
 ) -> None:
     """Call a Check (rolled later with `roll`, so Double or Nothing may be declared first).
 
     Example: `tablelog ace-of-cards check c1 Kit --kind accuracy --dice d8,d10 --dl 9
-    --damage 5 --target Goblin --double`
+    --damage 5 --target Goblin --double`; after a Magic Pair, its free attack:
+    `tablelog ace-of-cards check c1 Kit --free-attack --dice d8,d10 --dl 9 --damage 5`
     """
+    if kind is None and not free_attack:
+        raise InvalidInput(
+            "a Check needs its kind (--kind accuracy, magic, clock or other); none given",
+            code="bad-kind",
+        )
     command = c.CallCheck(
         conflict=conflict,
         character=name,
-        kind=kind,
+        kind=kind or "accuracy",
         dice=numbers(dice, "--dice", "d8,d10") or [],
         dl=dl,
         modifier=modifier,
@@ -61,6 +76,7 @@ def check(
         target=target,
         double=double,
         check=check_id,
+        free_attack=free_attack,
     )
     run(ctx, campaign, command, ruleset=ACE)
 

@@ -79,13 +79,19 @@ def deck(
 def skill(
     ctx: typer.Context,
     name: Character,
-    skill_name: Annotated[str, typer.Argument(help="magic-cards, mulligan or trap-card.")],
+    skill_name: Annotated[
+        str,
+        typer.Argument(help="magic-cards, mulligan, trap-card, double-or-nothing or high-or-low."),
+    ],
     sl: Annotated[int, typer.Argument(help="Its Skill Level (0 removes it).")],
     campaign: CampaignOption = None,
 ) -> None:
-    """Set a class skill's level (Magic Cards at most 3; Mulligan and Trap Card per option).
+    """Set a class skill's level (Magic Cards at most 3; Mulligan and Trap Card per option;
+    Double or Nothing and High or Low are taken once: SL 1, needed to use them unless the
+    campaign's option class_skills is all).
 
-    Example: `tablelog ace-of-cards skill Kit magic-cards 2`
+    Example: `tablelog ace-of-cards skill Kit magic-cards 2`, `tablelog ace-of-cards skill
+    Kit double-or-nothing 1`
     """
     command = c.SetSkillLevel(character=name, skill=skill_name, sl=sl)
     run(ctx, campaign, command, ruleset=ACE)

@@ -102,11 +102,21 @@ def magic(
         list[str] | None,
         typer.Option("--status", help="Full Status: two of dazed, shaken, slow, weak."),
     ] = None,
+    anyway: Annotated[
+        bool,
+        typer.Option(
+            "--anyway",
+            help="Play a set that matches no effect: its MP and cards are spent for nothing "
+            "(without it, such a set is refused and nothing is spent).",
+        ),
+    ] = False,
     drawn: Drawn = None,
     campaign: CampaignOption = None,
 ) -> None:
     """Magic Cards: spend MP to resolve 1 hand card per 5 MP as a set, apply its effect (the
-    set must match exactly), discard those cards and draw as many.
+    set must match exactly), discard those cards and draw as many. A set that matches no
+    effect is refused (exit 1, "this set matches no effect") unless `--anyway` is given.
+    A Magic Pair's free attack follows as a Check: `check c1 Kit --free-attack ...`.
 
     Example: `tablelog ace-of-cards magic c1 Kit 20 3C 4C 5C 6C --set magic-flush`, or
     `tablelog ace-of-cards magic c1 Kit 15 5D 5S JK --joker JK=5H`
@@ -122,6 +132,7 @@ def magic(
         damage_type=damage_type,
         statuses=status or [],
         drawn=listed(drawn),
+        anyway=anyway,
     )
     run(ctx, campaign, command, ruleset=ACE)
 

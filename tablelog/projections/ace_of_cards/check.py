@@ -17,6 +17,7 @@ from tablelog.events.base import Event
 from tablelog.projections.account import Discrepancy
 from tablelog.rules.ace_of_cards import commands as c
 from tablelog.rules.ace_of_cards.cards import is_joker, suit_of
+from tablelog.rules.ace_of_cards.checkflow import double_allowed, may_draw, pair_type
 from tablelog.rules.ace_of_cards.checks import outcome, rolled
 from tablelog.rules.ace_of_cards.effects import effect_of
 from tablelog.rules.ace_of_cards.play import (
@@ -114,6 +115,17 @@ class Checker:
                 return _compare(seq, event, {"result": result, "crit": crit, "fumble": fumble})
             case ev.CheckResolved():
                 return self._resolved(state, seq, event)
+            case ev.DoubleOrNothingDeclared():
+                check = state.conflicts[event.conflict].checks[event.check_id]
+                who = state.characters[event.character_id]
+                return _allowed(
+                    seq, event, lambda: double_allowed(state, who, check.kind, check.offensive)
+                )
+            case ev.CheckCalled() if event.magic_pair is not None:
+                # The Magic Pair its player just played, and an Accuracy Check (a weapon's).
+                pending = state.characters[event.character_id].free_attack
+                pair = pending if event.kind == "accuracy" else None
+                return _compare(seq, event, {"magic_pair": pair})
         return []
 
     def _effect(self, state: AceState, seq: int, event: ev.SetEffectApplied) -> list[Discrepancy]:
@@ -161,7 +173,8 @@ class Checker:
             don_miss=state.options.don_miss,
             opportunity_on_clock=event.opportunity_on_clock,
         )
-        ace = state.characters[event.character_id].cards is not None
+        who = state.characters[event.character_id]
+        found_in = state.conflicts[event.conflict]
         return _compare(
             seq,
             event,
@@ -171,6 +184,7 @@ class Checker:
                 "critical_failure": decided.critical_failure,
                 "damage": decided.damage,
                 "sections": decided.sections,
-                "high_or_low": decided.high_or_low and ace,
+                "high_or_low": decided.high_or_low and may_draw(state, who),
+                "damage_type": pair_type(found_in, check, decided.damage),
             },
         )

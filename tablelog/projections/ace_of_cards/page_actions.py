@@ -16,14 +16,16 @@ the page.
 
 from __future__ import annotations
 
+import itertools
+
 from tablelog.projections.ace_of_cards.page_gm import call_check, gm_conflict, gm_table
 from tablelog.projections.ace_of_cards.page_panels import pretty
 from tablelog.projections.ace_of_cards.visibility import owner
 from tablelog.projections.page import Action, Field, role_of
 from tablelog.rules.ace_of_cards import commands as c
 from tablelog.rules.ace_of_cards.cards import SUITS, is_joker, value_of
-from tablelog.rules.ace_of_cards.play import MAX_SET, MP_STEP
-from tablelog.rules.ace_of_cards.sets import NAMES, STATUSES
+from tablelog.rules.ace_of_cards.play import MAX_SET, MP_STEP, resolve
+from tablelog.rules.ace_of_cards.sets import NAMES, STATUSES, fits
 from tablelog.rules.ace_of_cards.state import AceState, Character, Conflict, Pile
 from tablelog.rules.table import GM
 
@@ -110,6 +112,8 @@ def _character_actions(
             ),
         ]
     found.append(_magic_cards(state, conflict, who, pile, gm=gm))
+    if who.free_attack is not None:
+        found.append(_free_attack(conflict, who, gm=gm))
     found.append(
         Action(
             command=c.Mulligan,
@@ -199,8 +203,11 @@ def _magic_cards(
     state: AceState, conflict: Conflict, who: Character, pile: Pile, *, gm: bool
 ) -> Action:
     """Magic Cards: MP in steps of 5 up to the skill's cap, cards from the Ace's own hand.
-    The probe spends the least MP on two cards of different values, a set with no effect,
-    which asks no further choice: whether the Ace may play cards now is what it tests."""
+    The probe spends the least MP on two cards of different values, a set with no effect
+    (confirmed: `anyway`), which asks no further choice: whether the Ace may play cards now
+    is what it tests. A set matching no effect is refused until the form's box `anyway` is
+    ticked, so the form says so before anything is spent; when no set this hand can pay for
+    matches any effect, its title says that at once."""
     key = conflict.key
     cap = min(10 + MP_STEP * who.sl("magic_cards"), MP_STEP * MAX_SET)
     plain = [card for card in pile.hand if not is_joker(card)]
@@ -209,6 +216,8 @@ def _magic_cards(
         pile.hand[:2],
     )
     types = sorted(set((who.suit_types or {}).values()))
+    matched = _matchable(state, pile.hand, min(cap, who.mp) // MP_STEP)
+    warning = "" if matched else f" ({NO_SET})"
     fields = [
         Field(
             name="mp",
@@ -254,11 +263,16 @@ def _magic_cards(
             choices=list(STATUSES),
             required=False,
         ),
+        Field(
+            name="anyway",
+            label=f"play it anyway {NO_EFFECT} (its MP and cards spent for nothing)",
+            kind="flag",
+        ),
         *_drawn(state),
     ]
     return Action(
         command=c.UseMagicCards,
-        title=f"Magic Cards: {who.display} resolves a set",
+        title=f"Magic Cards: {who.display} resolves a set{warning}",
         fields=fields,
         fixed={"conflict": key, "character": who.key},
         probe=c.UseMagicCards(
@@ -267,6 +281,7 @@ def _magic_cards(
             mp=2 * MP_STEP,
             cards=pair,
             drawn=_recorded(state, pile, 2),
+            anyway=True,
         ),
         conflict=key,
         gm=gm,
@@ -314,3 +329,58 @@ def _check_actions(
             )
         )
     return found
+
+
+NO_EFFECT = "if this set matches no effect"
+NO_SET = "no set of this hand matches an effect"
+
+
+def _matchable(state: AceState, hand: list[str], most: int) -> bool:
+    """Whether some set of 2 to `most` cards of `hand` matches an effect. A joker with any
+    other card is a Magic Pair (it takes that card's value), so only a hand without one is
+    searched: at most 26 sets of its 5 cards."""
+    if most < 2 or len(hand) < 2:
+        return False
+    if any(is_joker(card) for card in hand):
+        return True
+    rule = state.options.same_value_groups
+    return any(
+        fits(resolve(list(cards), []), rule)
+        for size in range(2, min(most, MAX_SET, len(hand)) + 1)
+        for cards in itertools.combinations(hand, size)
+    )
+
+
+def _free_attack(conflict: Conflict, who: Character, *, gm: bool) -> Action:
+    """A Magic Pair's free attack: an Accuracy Check with an equipped weapon, called like any
+    other (Double or Nothing may be declared), its damage of the pair's chosen type."""
+    key = conflict.key
+    return Action(
+        command=c.CallCheck,
+        title=f"Magic Pair: {who.display}'s free attack (an Accuracy Check)",
+        fields=[
+            Field(name="dice", label="two dice (the weapon's, e.g. 8 10)", kind="numbers"),
+            Field(name="dl", label="the target's Defense", kind="number"),
+            Field(name="modifier", label="modifier", kind="number", required=False),
+            Field(name="damage", label="the weapon's fixed damage (HR +)", kind="number"),
+            Field(
+                name="target",
+                label="target",
+                kind="choice",
+                choices=list(conflict.enemies),
+                required=False,
+            ),
+            Field(name="double", label="Double or Nothing", kind="flag"),
+        ],
+        fixed={"conflict": key, "character": who.key, "kind": "accuracy", "free_attack": True},
+        probe=c.CallCheck(
+            conflict=key,
+            character=who.key,
+            kind="accuracy",
+            dice=[6, 6],
+            dl=10,
+            free_attack=True,
+        ),
+        conflict=key,
+        gm=gm,
+    )

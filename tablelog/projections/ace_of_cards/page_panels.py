@@ -19,11 +19,11 @@ from tablelog.projections.page import Card, Grid, Panel, role_of, slug
 from tablelog.rules.ace_of_cards import commands as c
 from tablelog.rules.ace_of_cards import play
 from tablelog.rules.ace_of_cards.cards import SUITS, is_joker, suit_of, value_of
+from tablelog.rules.ace_of_cards.state import SKILL_TITLES as _SKILLS
 from tablelog.rules.ace_of_cards.state import AceState, Conflict
 from tablelog.rules.table import GM
 
 _SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
-_SKILLS = {"magic_cards": "Magic Cards", "mulligan": "Mulligan", "trap_card": "Trap Card"}
 
 
 def face(card: str, *, label: str = "", mine: bool = False) -> Card:
@@ -96,9 +96,9 @@ def _conflict_panel(state: AceState, conflict: Conflict, viewer: str) -> Panel:
 
 def waiting(state: AceState, conflict: Conflict, shown: dict[str, Any], viewer: str) -> list[str]:
     """Who the table waits for, from public facts: a Check called and not rolled, a High or
-    Low discard owed or draw open, a free spell after a Trap Card that hit, a Trap Card that
-    may answer the latest action, and each party member who has not acted yet (the rules
-    keep no turn order, so this is what is open, not whose turn it is)."""
+    Low discard owed or draw open, a free spell after a Trap Card that hit, a Magic Pair's free
+    attack, a Trap Card that may answer the latest action, and each party member who has not
+    acted yet (the rules keep no turn order, so this is what is open, not whose turn it is)."""
     if conflict.status != "open":
         return []
     found: list[str] = []
@@ -116,6 +116,8 @@ def waiting(state: AceState, conflict: Conflict, shown: dict[str, Any], viewer: 
             found.append(f"{name} (High or Low: may draw 1)")
         if who["trap_hit"] is not None:
             found.append(f"{name} (free spell after the Trap Card)")
+        if who["free_attack"] is not None:
+            found.append(f"{name} (Magic Pair: its free attack)")
         if latest is not None and _may_trap(state, conflict, key):
             found.append(f"{name} (may answer {latest['id']} with a Trap Card)")
         if key not in acted:

@@ -11,8 +11,9 @@ from tablelog.events import ace_of_cards as ev
 from tablelog.events.base import Event
 from tablelog.rules.ace_of_cards.cards import SUITS
 from tablelog.rules.ace_of_cards.sets import NAMES
+from tablelog.rules.ace_of_cards.state import SKILL_TITLES as _SKILLS
 
-_SKILLS = {"magic_cards": "Magic Cards", "mulligan": "Mulligan", "trap_card": "Trap Card"}
+NO_EFFECT = "this set matches no effect"
 
 
 def _cards(cards: list[str]) -> str:
@@ -65,7 +66,7 @@ def describe(event: Event) -> str:
             seen = "" if event.visible else " (unseen)"
             return f"{event.action_id}: {who}{event.actor} acts{seen}: {event.text}"
         case ev.MagicCardsUsed():
-            effect = NAMES[event.set] if event.set else "no effect"
+            effect = NAMES[event.set] if event.set else f"{NO_EFFECT} (MP and cards spent)"
             return (
                 f"{event.character_id} spends {event.mp_spent} MP on Magic Cards: "
                 f"{_cards(event.cards)}{_jokers(event)} -> {effect}"
@@ -88,8 +89,9 @@ def describe(event: Event) -> str:
         case ev.CheckCalled():
             dice = " + ".join(f"d{s}" for s in event.sizes)
             mod = f" {event.modifier:+d}" if event.modifier else ""
+            pair = "" if event.magic_pair is None else " (its Magic Pair's free attack)"
             return (
-                f"check {event.check_id}: {event.character_id}'s {event.kind} Check, "
+                f"check {event.check_id}: {event.character_id}'s {event.kind} Check{pair}, "
                 f"{dice}{mod} against {event.dl}"
             )
         case ev.DoubleOrNothingDeclared():
@@ -200,14 +202,16 @@ def _effect_words(played: dict[str, Any]) -> str:
     if played["amount"] is not None:
         return f" {played['amount']} HP and MP to {targets}"
     if played["damage_type"]:  # Magic Pair: the type its free attack's damage takes
-        return f", its free attack's damage {played['damage_type']}"
+        attack = f" (check {played['attack']})" if played.get("attack") else ""
+        return f", its free attack's damage {played['damage_type']}{attack}"
     return ""
 
 
 def _check_line(key: str, check: dict[str, Any]) -> str:
     state = "called" if check["rolled"] is None else check["rule"] or "rolled"
     double = " (double or nothing)" if check["double_or_nothing"] else ""
-    return f"check {key} ({check['character']}, {check['kind']}){double}: {state}"
+    pair = ", Magic Pair's free attack" if check.get("magic_pair") is not None else ""
+    return f"check {key} ({check['character']}, {check['kind']}{pair}){double}: {state}"
 
 
 def _reaction_line(reaction: dict[str, Any]) -> str:

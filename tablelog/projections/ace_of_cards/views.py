@@ -17,7 +17,7 @@ from tablelog.projections.ace_of_cards import text
 from tablelog.projections.ace_of_cards.visibility import owner, sees_hand
 from tablelog.rules.ace_of_cards import flow
 from tablelog.rules.ace_of_cards.sets import NAMES
-from tablelog.rules.ace_of_cards.state import AceState, Character, Conflict, Reaction
+from tablelog.rules.ace_of_cards.state import SKILLS, AceState, Character, Conflict, Reaction
 
 
 def cards_view(state: AceState, who: Character, viewer: str | None) -> dict[str, Any] | None:
@@ -45,13 +45,14 @@ def character_view(state: AceState, who: Character, viewer: str | None) -> dict[
         "ace": who.cards is not None,
         "benefit": who.benefit,
         "suit_types": who.suit_types,
-        "skills": {skill: who.sl(skill) for skill in ("magic_cards", "mulligan", "trap_card")},
+        "skills": {skill: who.sl(skill) for skill in SKILLS},
         "conflict": who.conflict,
         "cards": cards_view(state, who, viewer),
         "high_or_low": who.high_or_low,
         "owes_discard": who.owes_discard is not None,
         "mulligan_done": who.mulligan_done,
         "trap_hit": who.trap_window,
+        "free_attack": who.free_attack,  # its Magic Pair (the set's index) may attack now
     }
 
 
@@ -87,6 +88,8 @@ def _summary(conflict: Conflict) -> dict[str, Any]:
                 "dl": k.dl,
                 "damage": k.damage,
                 "target": k.target,
+                "magic_pair": k.magic_pair,  # the free attack of this set (its index)
+                "damage_type": k.damage_type,
                 "double_or_nothing": k.double,
                 "rolled": k.values,
                 "success": k.success,
@@ -102,12 +105,13 @@ def _summary(conflict: Conflict) -> dict[str, Any]:
                 "mp": p.mp_spent,
                 "cards": list(p.cards),
                 "set": p.set,
-                "name": NAMES.get(p.set or "", "no effect"),
+                "name": NAMES.get(p.set or "", text.NO_EFFECT),
                 "amount": p.amount,
                 "damage_type": p.damage_type,
                 "targets": list(p.targets),
                 "statuses": list(p.statuses),
                 "cured": p.cured,
+                "attack": p.attack,  # Magic Pair: its free attack's Check
             }
             for p in conflict.sets
         ],

@@ -111,7 +111,9 @@ RULESET = Ruleset[AceState](
     table=lambda state: state.table,
     commands=commands_of(AceCommand),
     demo=lazy("tablelog.rules.ace_of_cards.demo", "demo"),
-    version=2,  # 2: a conflict keeps its reactions and the order things happened in
+    # 2: a conflict keeps its reactions and the order things happened in; 3: the class_skills
+    # option, a Magic Pair's free attack pending and tied to its Check
+    version=3,
 )
 
 __all__ = ["RULESET", "AceCommand", "AceEvent", "AceState", "decide", "evolve"]

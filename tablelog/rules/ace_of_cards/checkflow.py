@@ -23,12 +23,14 @@ def _number(value: int, what: str, low: int, high: int = LIMIT) -> int:
     return value
 
 
-def _double_allowed(who: Character, kind: str, offensive: bool) -> None:
+def double_allowed(state: AceState, who: Character, kind: str, offensive: bool) -> None:
+    """Double or Nothing's limits: the command that declares it and the audit check them."""
     if who.cards is None:
         raise RuleViolation(
             f"Double or Nothing is a skill of the Ace of Cards class; {who.display} has no deck",
             code="no-deck",
         )
+    flow.class_skill(state, who, "double_or_nothing")
     if kind == "magic" and not offensive:
         raise RuleViolation(
             "double or nothing is not allowed on a defensive Magic Check", code="don-not-allowed"
@@ -48,6 +50,29 @@ def _member(found: Conflict, state: AceState, name: str) -> Character:
             f"{who.display} is not in the party of conflict {found.key}", code="not-in-conflict"
         )
     return who
+
+
+def _free_attack(who: Character, cmd: c.CallCheck) -> int:
+    """The Magic Pair whose free attack this Check is: played by `who`, nothing since."""
+    if who.free_attack is None:
+        raise RuleViolation(
+            f"a free attack follows at once a Magic Pair; {who.display} has none pending",
+            code="no-free-attack",
+        )
+    if cmd.kind != "accuracy":
+        raise InvalidInput(
+            "a Magic Pair's free attack is an Accuracy Check (a weapon equipped); "
+            f"{cmd.kind} given",
+            code="free-attack-kind",
+        )
+    return who.free_attack
+
+
+def pair_type(found: Conflict, check: Check, damage: int | None) -> str | None:
+    """The damage type of a Magic Pair's free attack that dealt damage (else None)."""
+    if check.magic_pair is None or not damage or check.magic_pair >= len(found.sets):
+        return None
+    return found.sets[check.magic_pair].damage_type
 
 
 def call_check(state: AceState, cmd: c.CallCheck) -> list[Event]:
@@ -80,8 +105,9 @@ def call_check(state: AceState, cmd: c.CallCheck) -> list[Event]:
             )
     if cmd.offensive and cmd.kind != "magic":
         raise InvalidInput("only a Magic Check is offensive or not", code="not-magic")
+    pair = _free_attack(who, cmd) if cmd.free_attack else None
     if cmd.double:
-        _double_allowed(who, cmd.kind, cmd.offensive)
+        double_allowed(state, who, cmd.kind, cmd.offensive)
     events: list[Event] = [
         ev.CheckCalled(
             conflict=found.key,
@@ -94,6 +120,7 @@ def call_check(state: AceState, cmd: c.CallCheck) -> list[Event]:
             dl=cmd.dl,
             damage=cmd.damage,
             target=target,
+            magic_pair=pair,
         )
     ]
     if cmd.double:
@@ -117,7 +144,7 @@ def declare_double(state: AceState, cmd: c.DeclareDoubleOrNothing) -> list[Event
             f"double or nothing is already declared on {check.check_id}", code="don-declared"
         )
     who = state.characters[check.character_id]
-    _double_allowed(who, check.kind, check.offensive)
+    double_allowed(state, who, check.kind, check.offensive)
     return [
         ev.DoubleOrNothingDeclared(
             conflict=found.key, check_id=check.check_id, character_id=who.key
@@ -144,6 +171,12 @@ def _faces(state: AceState, check: Check, given: list[int] | None, shuffle: Shuf
         if not 1 <= face <= size:
             raise InvalidInput(f"a d{size} shows 1 to {size}; {face} given", code="bad-values")
     return list(given)
+
+
+def may_draw(state: AceState, who: Character) -> bool:
+    """Whether a critical success or a fumble opens High or Low for `who`: an Ace that may
+    use it (see `flow.uses`)."""
+    return who.cards is not None and flow.uses(state, who, "high_or_low")
 
 
 def roll_check(state: AceState, cmd: c.RollCheck, shuffle: Shuffle) -> list[Event]:
@@ -175,6 +208,8 @@ def roll_check(state: AceState, cmd: c.RollCheck, shuffle: Shuffle) -> list[Even
         opportunity_on_clock=opportunity,
     )
     common = {"conflict": found.key, "check_id": check.check_id, "character_id": check.character_id}
+    who = state.characters[check.character_id]
+    kind = pair_type(found, check, decided.damage)
     return [
         ev.CheckRolled(
             **common,
@@ -194,13 +229,14 @@ def roll_check(state: AceState, cmd: c.RollCheck, shuffle: Shuffle) -> list[Even
             damage=decided.damage,
             sections=decided.sections,
             opportunity_on_clock=opportunity,
-            high_or_low=decided.high_or_low
-            and state.characters[check.character_id].cards is not None,
+            high_or_low=decided.high_or_low and may_draw(state, who),
             rule=decided.rule
             + (
                 "; no critical, so no opportunity to spend"
                 if cmd.opportunity_on_clock and not crit
                 else ""
-            ),
+            )
+            + (f"; the Magic Pair makes it {kind}" if kind else ""),
+            damage_type=kind,
         ),
     ]

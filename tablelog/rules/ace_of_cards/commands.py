@@ -76,6 +76,7 @@ class UseMagicCards(Command, frozen=True):
     damage_type: str | None = None  # Double Trouble and Magic Pair: one of the suits' types
     statuses: list[str] = []  # Full Status: 2 of dazed, shaken, slow, weak
     drawn: list[str] | None = None  # deck_mode=recorded: the cards drawn after
+    anyway: bool = False  # play a set that matches no effect (its MP and cards spent for nothing)
 
 
 class Mulligan(Command, frozen=True):
@@ -112,6 +113,7 @@ class CallCheck(Command, frozen=True):
     target: str | None = None
     double: bool = False
     check: str | None = None  # its id (default k1, k2, ...)
+    free_attack: bool = False  # the free attack of the character's Magic Pair just played
 
 
 class DeclareDoubleOrNothing(Command, frozen=True):

@@ -19,6 +19,9 @@ PLAY: list[Command] = [
         benefit="mp",  # 35 + 5 = the vector's 40 MP
     ),
     c.SetSkillLevel(character="Kit", skill="magic-cards", sl=2),
+    # Double or Nothing and High or Low are Skills of the class, taken once each.
+    c.SetSkillLevel(character="Kit", skill="double-or-nothing", sl=1),
+    c.SetSkillLevel(character="Kit", skill="high-or-low", sl=1),
     StartSession(),
     c.OpenConflict(
         party=["Kit"],

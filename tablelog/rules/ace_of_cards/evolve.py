@@ -63,11 +63,17 @@ AceEvent = (
 )
 
 
+# Options a campaign created before they existed plays on with, where that differs from
+# the default a new campaign records (a new campaign's creation event holds every option,
+# defaults filled in: commands.campaigns.plan_campaign).
+BEFORE_OPTION = {"class_skills": "all"}  # issue 26: Double or Nothing, High or Low for all
+
+
 def initial(created: CampaignCreated) -> AceState:
     return AceState(
         campaign=created.campaign,
         gm=created.gm,
-        options=from_recorded(AceOfCardsOptions, created.options),
+        options=from_recorded(AceOfCardsOptions, {**BEFORE_OPTION, **created.options}),
         players={created.gm: created.gm},
     )
 
@@ -92,9 +98,10 @@ def _acted(state: AceState, key: str) -> None:
 
 
 def _next_action(state: AceState, conflict: Conflict) -> None:
-    """Another action begins: a Trap Card's free spell, which comes at once, is gone."""
+    """Another action begins: a Trap Card's free spell and a Magic Pair's free attack, which
+    come at once, are gone."""
     for key in conflict.party:
-        state.characters[key].trap_window = None
+        state.characters[key].trap_window = state.characters[key].free_attack = None
 
 
 def _react(state: AceState, conflict: str, reaction: Reaction) -> None:
@@ -191,6 +198,8 @@ def evolve(state: AceState, event: AceEvent) -> AceState:
                 character.mp += recovery.mp
             if event.damage_type is not None and event.amount:
                 conflict.beats.extend([event.character_id, t] for t in event.targets)
+            if event.set == "magic-pair":  # its free attack may follow, as a Check
+                state.characters[event.character_id].free_attack = played.seq_index
         case ev.MulliganTaken():
             state.characters[event.character_id].mulligan_done = True
             _react(
@@ -244,7 +253,11 @@ def evolve(state: AceState, event: AceEvent) -> AceState:
                 dl=event.dl,
                 damage=event.damage,
                 target=event.target,
+                magic_pair=event.magic_pair,
             )
+            sets = state.conflicts[event.conflict].sets
+            if event.magic_pair is not None and 0 <= event.magic_pair < len(sets):
+                sets[event.magic_pair].attack = event.check_id  # (else: the audit names it)
         case ev.DoubleOrNothingDeclared():
             state.conflicts[event.conflict].checks[event.check_id].double = True
         case ev.CheckRolled():
@@ -257,7 +270,7 @@ def evolve(state: AceState, event: AceEvent) -> AceState:
             conflict = state.conflicts[event.conflict]
             check = conflict.checks[event.check_id]
             check.success, check.dealt, check.sections = event.success, event.damage, event.sections
-            check.rule = event.rule
+            check.rule, check.damage_type = event.rule, event.damage_type
             if event.damage and check.target in conflict.enemies:
                 conflict.beats.append([event.character_id, check.target])
             if event.high_or_low:
@@ -285,6 +298,7 @@ def evolve(state: AceState, event: AceEvent) -> AceState:
                 character = state.characters[key]
                 character.conflict, character.pile = None, None  # all 30 put away
                 character.high_or_low = character.owes_discard = character.trap_window = None
+                character.free_attack = None
                 character.drew = None
                 character.mulligan_done, character.trapped = False, []
         case SessionStarted() | SessionEnded() | SceneStarted() | SceneEnded():

@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from tablelog.errors import NotFound, RuleViolation
-from tablelog.rules.ace_of_cards.state import AceState, Character, Check, Conflict, Pile
+from tablelog.rules.ace_of_cards.state import (
+    SKILL_TITLES,
+    AceState,
+    Character,
+    Check,
+    Conflict,
+    Pile,
+)
 from tablelog.rules.names import player_name
 
 
@@ -79,3 +86,21 @@ def skill(who: Character, skill_key: str, title: str) -> int:
             code="no-skill",
         )
     return sl
+
+
+def uses(state: AceState, who: Character, skill_key: str) -> bool:
+    """Whether `who` may use Double or Nothing or High or Low: once taken (option
+    class_skills=taken), or as every Ace (class_skills=all, and campaigns older than it)."""
+    return state.options.class_skills == "all" or who.sl(skill_key) >= 1
+
+
+def class_skill(state: AceState, who: Character, skill_key: str) -> None:
+    """Refused, naming the skill to take, unless `who` may use it (see `uses`)."""
+    if not uses(state, who, skill_key):
+        title = SKILL_TITLES[skill_key]
+        raise RuleViolation(
+            f"{title} is a Skill of the class that {who.display} has not taken "
+            f"(class_skills=taken): SL 0, 1 needed; take it with `skill {who.display} "
+            f"{skill_key.replace('_', '-')} 1`",
+            code="no-skill",
+        )

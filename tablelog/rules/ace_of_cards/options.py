@@ -46,5 +46,9 @@ class AceOfCardsOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknow
     recovery_cap: Literal["max"] = "max"
     # REC: Double or Nothing may be declared on a Magic Pair's free attack (an Accuracy Check).
     don_on_magic_pair: Literal["allowed"] = "allowed"
+    # REC: Double or Nothing and High or Low are Skills of the class: a character uses one once
+    # it has taken it (`taken`), or every Ace may (`all`). A campaign created before this
+    # option (its creation event has none) plays on as `all`: see evolve.initial.
+    class_skills: Literal["taken", "all"] = "taken"
     # REC: doubling a Clock covers every section the Check fills, an opportunity's included.
     clock_doubling: Literal["with-opportunity"] = "with-opportunity"

@@ -16,14 +16,14 @@ from tablelog.rules.ace_of_cards.cards import (
     check_deck,
     suit_letter,
 )
-from tablelog.rules.ace_of_cards.state import SKILLS, AceState
+from tablelog.rules.ace_of_cards.state import CLASS_SKILLS, SKILL_TITLES, SKILLS, AceState
 from tablelog.rules.common import JoinPlayer
 from tablelog.rules.names import new_player_name, player_name
 from tablelog.rules.table import GM
 from tablelog.rules.text import optional_text
 
 MAX_POINTS = 9999
-SKILL_TITLES = {"magic_cards": "Magic Cards", "mulligan": "Mulligan", "trap_card": "Trap Card"}
+ONE_LEVEL = 1  # Double or Nothing and High or Low are taken once (rules/ace-of-cards.md)
 
 
 def join(state: AceState, cmd: JoinPlayer) -> list[Event]:
@@ -111,8 +111,8 @@ def skill_key(text: str) -> str:
     key = text.strip().lower().replace("-", "_").replace(" ", "_")
     if key not in SKILLS:
         raise InvalidInput(
-            f"{text.strip()!r} is not a skill of the class; the skills are magic-cards, "
-            "mulligan, trap-card",
+            f"{text.strip()!r} is not a skill of the class; the skills are "
+            + ", ".join(s.replace("_", "-") for s in SKILLS),
             code="unknown-skill",
         )
     return key
@@ -121,7 +121,7 @@ def skill_key(text: str) -> str:
 def set_skill(state: AceState, cmd: c.SetSkillLevel) -> list[Event]:
     who = flow.character(state, cmd.character)
     skill = skill_key(cmd.skill)
-    cap = getattr(state.options, f"max_sl_{skill}")
+    cap = ONE_LEVEL if skill in CLASS_SKILLS else getattr(state.options, f"max_sl_{skill}")
     title = SKILL_TITLES[skill]
     if who.cards is None:
         raise RuleViolation(
@@ -131,7 +131,8 @@ def set_skill(state: AceState, cmd: c.SetSkillLevel) -> list[Event]:
         )
     if not 0 <= cmd.sl <= cap:
         raise RuleViolation(
-            f"{title} can be taken at most {cap} times (SL 0-{cap}); SL {cmd.sl} given",
+            f"{title} can be taken at most {cap} time{'s' if cap > 1 else ''} (SL 0-{cap}); "
+            f"SL {cmd.sl} given",
             code="skill-level",
         )
     if who.sl(skill) == cmd.sl:

@@ -104,6 +104,15 @@ def choose_set(
     return key
 
 
+def no_effect(mp: int, cards: list[str]) -> str:
+    """What a set matching no effect costs, said before it is played (it is legal: option
+    no_effect=spent); the command refuses it until it is confirmed (`anyway`)."""
+    return (
+        f"this set matches no effect: {' '.join(cards)} would spend {mp} MP and "
+        f"{len(cards)} cards for nothing; play it anyway (`--anyway`) or choose other cards"
+    )
+
+
 def magic_limits(
     state: AceState, conflict: str | None, character: str, mp: int, given: list[str]
 ) -> tuple[Conflict, Character, list[str]]:
@@ -142,6 +151,8 @@ def use_magic_cards(state: AceState, cmd: c.UseMagicCards, shuffle: Shuffle) -> 
     resolved = resolve(cards, jokers)
     fitting = s.fits(resolved, state.options.same_value_groups)
     chosen = choose_set(fitting, cmd.set, resolved, state.options.same_value_groups)
+    if chosen is None and not cmd.anyway:
+        raise RuleViolation(no_effect(cmd.mp, cards), code="no-effect")
     plan = Plan(state, shuffle)
     plan.add(
         ev.MagicCardsUsed(
@@ -290,6 +301,7 @@ def free_spell(state: AceState, cmd: c.FreeSpell) -> list[Event]:
 def high_or_low_draw(state: AceState, cmd: c.HighOrLowDraw, shuffle: Shuffle) -> list[Event]:
     found, who, pile = flow.ace(state, cmd.conflict, cmd.character)
     _not_owing(who)
+    flow.class_skill(state, who, "high_or_low")
     if who.high_or_low is None:
         raise RuleViolation(
             f"High or Low needs a critical success or a fumble; {who.display} has none pending",

@@ -12,7 +12,16 @@ import msgspec
 from tablelog.rules.ace_of_cards.options import AceOfCardsOptions
 from tablelog.rules.table import Table
 
-SKILLS = ("magic_cards", "mulligan", "trap_card")
+SKILL_TITLES = {
+    "magic_cards": "Magic Cards",
+    "mulligan": "Mulligan",
+    "trap_card": "Trap Card",
+    "double_or_nothing": "Double or Nothing",
+    "high_or_low": "High or Low",
+}
+SKILLS = tuple(SKILL_TITLES)
+# Skills every Ace used before issue 26; taken (one level each) under class_skills=taken.
+CLASS_SKILLS = ("double_or_nothing", "high_or_low")
 
 
 class Pile(msgspec.Struct):
@@ -42,6 +51,7 @@ class Character(msgspec.Struct):
     drew: str | None = None  # the card High or Low drew
     trap_window: str | None = None  # the action whose Trap Card hit: a free spell may follow
     trapped: list[str] = msgspec.field(default_factory=list)  # actions answered this conflict
+    free_attack: int | None = None  # its Magic Pair (the set's index) whose attack may follow
 
     def sl(self, skill: str) -> int:
         return self.skills.get(skill, 0)
@@ -65,6 +75,8 @@ class Check(msgspec.Struct):
     dl: int
     damage: int | None = None
     target: str | None = None
+    magic_pair: int | None = None  # the free attack of this set (its index) of the conflict
+    damage_type: str | None = None  # a Magic Pair's attack that dealt damage: its type
     double: bool = False
     values: list[int] | None = None  # rolled
     success: bool | None = None
@@ -84,6 +96,7 @@ class SetPlayed(msgspec.Struct):
     targets: list[str] = msgspec.field(default_factory=list)
     statuses: list[str] = msgspec.field(default_factory=list)  # Full Status
     cured: bool | None = None  # Full Status: the party cured (True) or the enemies afflicted
+    attack: str | None = None  # Magic Pair: the Check of its free attack, once called
 
 
 class Reaction(msgspec.Struct):

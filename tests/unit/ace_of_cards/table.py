@@ -32,6 +32,7 @@ from tablelog.storage import EventStore, open_store
 E = TypeVar("E", bound=Event)
 CAMPAIGN = "t"
 RULESET = "ace-of-cards"
+CLASS_SKILLS_TAKEN = {"double_or_nothing": 1, "high_or_low": 1}
 VECTOR_TYPES = {"clubs": "fire", "diamonds": "earth", "hearts": "ice", "spades": "air"}
 
 
@@ -71,12 +72,14 @@ class Stacked:
 
 def ace(name: str, *, hp: int = 40, mp: int = 35, benefit: str = "mp", **sl: int) -> list[Command]:
     """A character of player `name` with the class, its deck typed as the vectors type it,
-    and skill levels (magic_cards=2, ...)."""
+    and skill levels (magic_cards=2, ...). Double or Nothing and High or Low are taken (SL 1)
+    unless given as 0: most transcripts play them, and a new campaign needs them taken."""
     commands: list[Command] = [
         c.CreateCharacter(player=name, character=name, hp=hp, mp=mp),
         c.BuildDeck(character=name, suit_types=VECTOR_TYPES, benefit=benefit),  # type: ignore[arg-type]
     ]
-    commands += [c.SetSkillLevel(character=name, skill=k, sl=v) for k, v in sl.items()]
+    levels = {**CLASS_SKILLS_TAKEN, **sl}
+    commands += [c.SetSkillLevel(character=name, skill=k, sl=v) for k, v in levels.items() if v]
     return commands
 
 

@@ -158,7 +158,7 @@ def test_the_next_action_takes_a_trap_cards_free_spell_away(new: Tables, next_ac
     if what == "check":
         table.given(c.CallCheck(conflict=None, character=who, kind="accuracy", dice=[8, 10], dl=9))
     else:
-        table.given(magic(who, 10, "1C", "2C", drawn=["6C", "7C"]))
+        table.given(magic(who, 10, "1C", "2C", drawn=["6C", "7C"], anyway=True))
     error = table.refuse(
         c.FreeSpell(conflict=None, character="kit", spell="Ice bolt", mp=10), "no-trap-hit"
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import msgspec
 
 from tablelog.commands.access import Caller
-from tablelog.commands.page import Page, page_of
+from tablelog.commands.page import Form, Page, page_of
 from tablelog.projections.page import Card, Panel
 from tablelog.rules.ace_of_cards import commands as c
 from tablelog.storage import EventStore
@@ -184,7 +184,9 @@ def test_the_gms_npc_ace_is_the_gms_hand_and_to_play(new: Tables) -> None:
     gm = page(table.store, "gm", "gm")
     assert [card.face for card in panel(gm, "hand-nyx").cards] == ["1♦", "2♦", "3♦", "4♦", "5♦"]
     assert [card.face for card in hand_cells(gm)["Kit"]] == [None] * 5
-    assert {"Nyx acts", "Magic Cards: Nyx resolves a set"} <= set(titles(gm))
+    # 1D-5D, 15 MP at most (3 cards): no set Nyx can pay for matches an effect; said at once.
+    nyx = "Magic Cards: Nyx resolves a set (no set of this hand matches an effect)"
+    assert {"Nyx acts", nyx} <= set(titles(gm))
     assert not any("Kit" in title for title in titles(gm))
     kit = page(table.store, "kit")
     assert [card.face for card in hand_cells(kit)["Nyx"]] == [None] * 5
@@ -198,3 +200,67 @@ def test_a_new_campaign_offers_the_gm_a_start(new: Tables) -> None:
     assert [p.key for p in gm.panels] == ["characters"]
     assert titles(gm) == ["End the session", "Create a character"]
     assert page(table.store, "bob").forms == []
+
+
+# --- issue 26: a set matching no effect, a Magic Pair's free attack, the class's Skills ------
+
+
+def form(found: Page, title: str) -> Form:
+    return next(f for f in found.forms if f.title == title)
+
+
+def test_the_magic_cards_form_says_a_set_matching_no_effect_is_spent_for_nothing(
+    new: Tables,
+) -> None:
+    table = two_aces(new)
+    magic = form(page(table.store, "kit"), "Magic Cards: Kit resolves a set")
+    (anyway,) = [f for f in magic.fields if f.name == "anyway"]
+    assert anyway.kind == "flag"
+    assert anyway.label == (
+        "play it anyway if this set matches no effect (its MP and cards spent for nothing)"
+    )
+    # Sent unticked, such a set is refused before anything is spent, and the form shows why.
+    refused = table.refuse(
+        c.UseMagicCards(conflict="c1", character="Kit", mp=10, cards=["3C", "5C"]), "no-effect"
+    )
+    assert refused.message.startswith("this set matches no effect: 3C 5C would spend 10 MP")
+
+
+def test_the_magic_pair_offers_its_free_attack_until_the_next_action(new: Tables) -> None:
+    table = new()
+    table.shuffle.deck("3C", "3D", "5H", "6S", "JK1")
+    table.given(ace("Kit", magic_cards=1), open_(["Kit"], ["Goblin", "Ogre"]))
+    title = "Magic Pair: Kit's free attack (an Accuracy Check)"
+    assert title not in titles(page(table.store, "kit"))
+    table.given(
+        c.UseMagicCards(
+            conflict="c1", character="Kit", mp=10, cards=["3C", "3D"], damage_type="earth"
+        )
+    )
+    kit = page(table.store, "kit")
+    attack = form(kit, title)
+    assert attack.conflict == "c1"
+    assert attack.fixed == {"character": "kit", "kind": "accuracy", "free_attack": True}
+    asked = ["dice", "dl", "modifier", "damage", "target", "double"]
+    assert [f.name for f in attack.fields] == asked
+    assert "Kit (Magic Pair: its free attack)" in panel(kit, "conflict-c1").waiting
+    table.given(c.TakeAction(conflict="c1", actor="Goblin", text="bites"))
+    assert title not in titles(page(table.store, "kit"))
+
+
+def test_double_or_nothing_and_high_or_low_are_offered_once_taken(new: Tables) -> None:
+    table = new({"dice": "recorded"})
+    table.shuffle.deck(*KIT_HAND)
+    table.given(
+        ace("Kit", magic_cards=1, double_or_nothing=0, high_or_low=0),
+        open_(["Kit"], ["Goblin"]),
+        c.CallCheck(conflict="c1", character="Kit", kind="accuracy", dice=[8, 10], dl=9),
+    )
+    assert "Double or Nothing on Kit's check k1" not in titles(page(table.store, "kit"))
+    table.given(c.SetSkillLevel(character="Kit", skill="double-or-nothing", sl=1))
+    assert "Double or Nothing on Kit's check k1" in titles(page(table.store, "kit"))
+    table.given(c.RollCheck(conflict="c1", check="k1", values=[7, 7]))
+    assert "High or Low: Kit draws 1 card" not in titles(page(table.store, "kit"))
+    skills = form(page(table.store, "gm", "gm"), "Set a skill level")
+    (skill,) = [f for f in skills.fields if f.name == "skill"]
+    assert {"double-or-nothing", "high-or-low"} <= set(skill.choices)

@@ -203,7 +203,7 @@ ROWS = {
         before=[c.CreateCharacter(player="bob", character="ann", hp=30, mp=30)],
     ),
     "draws-given-to-a-managed-deck": Row(
-        magic("kit", 10, "3C", "4C", drawn=["1C", "2C"]),
+        magic("kit", 10, "3C", "4C", drawn=["1C", "2C"], anyway=True),
         "managed-deck",
         "the deck is managed by tablelog (option deck_mode=managed): cards drawn are not given",
     ),

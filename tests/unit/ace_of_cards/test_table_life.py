@@ -19,7 +19,7 @@ def test_two_conflicts_side_by_side_each_ace_acting_in_its_own(new: Tables) -> N
     )
     table.refuse(open_(["kit"], ["bear"], conflict="c3"), "in-conflict")
     hand = table.pile("lea").hand
-    events = table.when(magic("lea", 10, *hand[:2], set=None, damage_type=None))
+    events = table.when(magic("lea", 10, *hand[:2], anyway=True))
     assert only(events, ev.MagicCardsUsed).conflict == "c2"
     error = table.refuse(
         c.Mulligan(conflict="c1", character="lea", cards=[hand[2]]), "not-in-conflict"
@@ -31,7 +31,7 @@ def test_the_end_puts_all_30_away_and_the_next_conflict_shuffles_them_all(new: T
     table = new()
     table.given(ace("kit", magic_cards=1), open_(["kit"], ["goblin"]))
     hand = table.pile("kit").hand
-    table.given(magic("kit", 10, *hand[:2]), c.EndConflict(conflict="c1"))
+    table.given(magic("kit", 10, *hand[:2], anyway=True), c.EndConflict(conflict="c1"))
     assert table.who("kit").pile is None
     table.refuse(c.Mulligan(conflict=None, character="kit", cards=["1C"]), "not-in-conflict")
     events = table.when(open_(["kit"], ["wolf"], conflict="c2"))
