@@ -56,6 +56,8 @@ _ORDERED = re.compile(r"[0-9]{1,9}([.)])(?: |$)")
 _BREAK = re.compile(r"(?:[-*_] *){3,}$")
 _HEADING_END = re.compile(r"(?:^| )(#+)$")
 _CLOSING = re.compile(r"[^<>]*>")
+_MENTION = re.compile(r"@(?=[^ ])")
+_CANDIDATES = re.compile(r"[`\[\]*_~|\\<&@:#]")  # the characters the rules below look at
 
 
 def _start(text: str) -> int | None:
@@ -79,7 +81,8 @@ def _marks(text: str, *, discord: bool, cell: bool = False) -> set[int]:
     close a block were the text to begin a line or end a heading."""
     marks: set[int] = set()
     last = len(text) - 1
-    for i, char in enumerate(text):
+    for found in _CANDIDATES.finditer(text):
+        i, char = found.start(), found.group()
         before = text[i - 1] if i > 0 else ""  # "": the renderer's, so anything
         after = text[i + 1] if i < last else ""
         if char in "`[]":
@@ -130,11 +133,20 @@ def _marks(text: str, *, discord: bool, cell: bool = False) -> set[int]:
 
 def _escaped(text: str, *, discord: bool, cell: bool = False) -> str:
     marks = _marks(text, discord=discord, cell=cell)
-    out = []
-    for i, char in enumerate(text):
-        out.append("\\" + char if i in marks else char)
-        if discord and char == "@" and text[i + 1 : i + 2] not in ("", " "):
-            out.append(ZWSP)
+    breaks = {m.start() for m in _MENTION.finditer(text)} if discord else set()
+    if not marks and not breaks:
+        return text
+    out, done = [], 0
+    for i in sorted(marks | breaks):
+        out.append(text[done:i])
+        if i in marks:
+            out.append("\\")
+        if i in breaks:  # `@` + a zero-width space (a backslash too when marked)
+            out.append("@" + ZWSP)
+            done = i + 1
+        else:
+            done = i
+    out.append(text[done:])
     return "".join(out)
 
 
