@@ -18,6 +18,7 @@ import typer
 from typer.core import TyperGroup
 
 from tablelog import __version__, rulesets
+from tablelog.cli.helptext import flow_tree
 from tablelog.cli.options import Root
 from tablelog.cli.output import say
 from tablelog.commands.database import DEFAULT_TARGET
@@ -77,7 +78,12 @@ def _only(sub: typer.Typer, wanted: str | None) -> typer.Typer:
 
 class _Group(TyperGroup):
     """The root group: loads each command's module on first use, and turns refusals raised
-    anywhere below into exit 1 with one sentence."""
+    anywhere below into exit 1 with one sentence. Every command's help is made to flow
+    (`cli/helptext.py`): the terminal wraps its paragraphs, the docstrings keep theirs."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        flow_tree(self)
 
     def list_commands(self, ctx: Any) -> list[str]:
         return [*super().list_commands(ctx), *_command_modules()]
@@ -100,6 +106,7 @@ class _Group(TyperGroup):
             sub = with_show(module.app, cmd_name)
             holder.add_typer(_only(sub, rest[0] if rest else None), name=cmd_name)
         loaded = typer.main.get_command(holder)
+        flow_tree(loaded)
         # Everything a command needs is imported by now. The garbage collector need not
         # walk those objects again: a full collection of them, which building a large
         # state view triggered twice, cost `state --json` more than the view itself.

@@ -1,49 +1,51 @@
 """A `Post` as Markdown, BBCode or Discord messages.
 
-Every text from the account is escaped for the format, so no user text forms markup; only
-the renderer's own markup is left as is:
-
-- Markdown (CommonMark/GFM): a backslash before every ASCII punctuation character, which
-  CommonMark renders as the literal character (so `|` cannot end a table cell either).
-- BBCode (vBulletin/Myth-Weavers, RPoL): there is no standard escape, so a zero-width space
-  follows every `[` and no tag can form. Only [b], [i] and [u] are used; tables become lines.
-- Discord: the Markdown escape, and a zero-width space after every `@` so that no mention
-  (@everyone, @here, <@id>) can ping. Tables become lines. The post is split between lines
-  into messages of at most 2,000 UTF-16 code units (Discord counts like JavaScript), separated
-  by a line `----- 8< -----`; a longer line is first wrapped at spaces (hard-wrapped when it
-  has none), never inside an escape.
+Every text from the account is escaped for the format (`post_escape`: only what could form
+markup where it stands), so no user text forms markup; only the renderer's own markup is left
+as is. BBCode and Discord write tables as lines; BBCode uses only [b], [i] and [u]. A Discord
+post is split between lines into messages of at most 2,000 UTF-16 code units (Discord counts
+like JavaScript), separated by a line `----- 8< -----`; a longer line is first wrapped at
+spaces (hard-wrapped when it has none), never inside an escape, and a piece that then begins a
+line is escaped where it would start a block there (`# `, `> `, `- `).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from tablelog.projections.account import Section, Table
 from tablelog.projections.post import Footer, Post, plain, seq_range
+from tablelog.projections.post_escape import (
+    ZWSP,
+    escape_bbcode,
+    escape_discord,
+    escape_line_start,
+    escape_markdown,
+    escape_markdown_cell,
+)
 
-ZWSP = "\u200b"
+__all__ = [
+    "DISCORD_LIMIT",
+    "RENDERERS",
+    "SEPARATOR",
+    "ZWSP",
+    "discord_lines",
+    "escape_bbcode",
+    "escape_discord",
+    "escape_markdown",
+    "render_bbcode",
+    "render_discord",
+    "render_markdown",
+    "split_messages",
+    "utf16_len",
+    "wrap",
+]
+
 DISCORD_LIMIT = 2000
 SEPARATOR = "----- 8< -----"
-_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")  # every ASCII punctuation character
-# Discord: every ASCII punctuation character but these, which form no markup there, so that
-# the raw text stays readable (Discord shows `\x` as `x` for any punctuation x).
-_DISCORD_PUNCTUATION = re.compile(r"([#$()*+\-./:<>@\[\\\]^_`{|}~])")
 _EMPTY_CELLS = {"", "-"}
 
 Escape = Callable[[str], str]
-
-
-def escape_markdown(text: str) -> str:
-    return _PUNCTUATION.sub(r"\\\1", plain(text))
-
-
-def escape_bbcode(text: str) -> str:
-    return plain(text).replace("[", "[" + ZWSP)
-
-
-def escape_discord(text: str) -> str:
-    return _DISCORD_PUNCTUATION.sub(r"\\\1", plain(text)).replace("@", "@" + ZWSP)
 
 
 def _code(text: str, escape: Escape) -> str:
@@ -67,9 +69,9 @@ def _gfm_table(table: Table) -> list[str]:
     width = len(table.columns)
     rows = [[*row[:width], *[""] * (width - len(row))] for row in table.rows]
     return [
-        "| " + " | ".join(escape_markdown(c) for c in table.columns) + " |",
+        "| " + " | ".join(escape_markdown_cell(c) for c in table.columns) + " |",
         "|" + "|".join(" --- " for _ in table.columns) + "|",
-        *("| " + " | ".join(escape_markdown(c) for c in row) + " |" for row in rows),
+        *("| " + " | ".join(escape_markdown_cell(c) for c in row) + " |" for row in rows),
     ]
 
 
@@ -191,7 +193,9 @@ def _fit(text: str, budget: int) -> int:
 
 def wrap(line: str, budget: int = DISCORD_LIMIT) -> list[str]:
     """`line` as pieces of at most `budget` units: cut at a space, else between characters
-    (never between a backslash and the character it escapes)."""
+    (never between a backslash and the character it escapes). A piece after the first gets a
+    backslash where it would start a block (`escape_line_start`), so each piece is one
+    line of text as the whole line was."""
     if budget < 2:
         raise ValueError(f"the budget must be at least 2 units; got {budget}")
     pieces = []
@@ -200,13 +204,13 @@ def wrap(line: str, budget: int = DISCORD_LIMIT) -> list[str]:
         space = line.rfind(" ", 0, cut + 1)
         if space > 0 and line[:space].strip():
             pieces.append(line[:space])
-            line = line[space + 1 :]
+            line = escape_line_start(line[space + 1 :])
             continue
         backslashes = len(line[:cut]) - len(line[:cut].rstrip("\\"))
         if backslashes % 2 and cut > 1:  # it starts an escape: keep it with its character
             cut -= 1
         pieces.append(line[:cut])
-        line = line[cut:]
+        line = escape_line_start(line[cut:])
     pieces.append(line)
     return pieces
 

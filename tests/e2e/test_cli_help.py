@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -36,3 +37,43 @@ def test_help_has_an_example(path: tuple[str, ...]) -> None:
     result = CliRunner().invoke(app, [*path, "--help"])
     assert result.exit_code == 0, result.output
     assert "Example" in result.output
+
+
+WIDTHS = (60, 80, 120)
+
+
+def _unforced_breaks(output: str, width: int) -> list[str]:
+    """Each line break of the help's prose (between the usage and the first panel)
+    that the terminal's width did not force: the next line's first word would have fitted
+    on the line before it. An example paragraph may start a command on a line of its own."""
+    lines = output.splitlines()
+    usage = next(i for i, line in enumerate(lines) if "Usage:" in line)
+    start = next(i for i in range(usage, len(lines)) if not lines[i].strip())  # may wrap
+    end = next((i for i, line in enumerate(lines) if line.lstrip().startswith("╭")), len(lines))
+    found, paragraph_start = [], ""
+    prose = [line.rstrip() for line in lines[start:end]]
+    for before, line in itertools.pairwise(prose):
+        if not before.strip():
+            paragraph_start = line.strip()
+            continue
+        if not line.strip():
+            continue
+        if paragraph_start.startswith("Example") and line.strip().startswith("`tablelog"):
+            continue
+        word = line.split()[0]
+        # Rich keeps one column of padding on either side of the text.
+        if len(before) + 1 + len(word) <= width - 1:
+            found.append(f"{before!r} / {line!r}")
+    return found
+
+
+@pytest.mark.parametrize("path", COMMANDS, ids=lambda p: " ".join(p) or "tablelog")
+def test_help_paragraphs_flow_at_any_width(path: tuple[str, ...]) -> None:
+    # $ COLUMNS=60 tablelog PATH --help   (and 80, 120)
+    for width in WIDTHS:
+        result = CliRunner().invoke(app, [*path, "--help"], env={"COLUMNS": str(width)})
+        assert result.exit_code == 0, result.output
+        lines = result.output.splitlines()
+        assert max(len(line.rstrip()) for line in lines) <= width, (width, result.output)
+        assert _unforced_breaks(result.output, width) == [], (width, result.output)
+        assert "Example" in result.output, width

@@ -78,7 +78,7 @@ def test_the_discord_post_is_split_into_messages_that_fit(tmp_path: Path, demo_d
     messages = post.rstrip("\n").split(f"\n{SEPARATOR}\n")
     assert len(messages) > 1
     assert all(utf16_len(message) <= DISCORD_LIMIT for message in messages)
-    assert "Verified log: campaign bar\\-fight, events 12\u201358" in messages[-1]
+    assert "Verified log: campaign bar-fight, events 12\u201358" in messages[-1]
 
 
 def test_a_post_goes_to_output_as_utf8_and_matches_stdout(tmp_path: Path, demo_db: Path) -> None:
@@ -96,14 +96,14 @@ def test_a_session_post_and_a_campaign_post(tmp_path: Path, demo_db: Path) -> No
     # $ tablelog export --format markdown --session 1
     session = _post(tmp_path, demo_db, "markdown", "--session", "1")
     assert session.startswith("# session 1\n")
-    assert "*campaign bar\\-fight\\, events 8\u201358\\, 1 conflict*" in session
-    assert "## conflict fight \\(extended\\, 3 rounds\\)\\, closed" in session
+    assert "*campaign bar-fight, events 8\u201358, 1 conflict*" in session
+    assert "## conflict fight (extended, 3 rounds), closed" in session
     assert "### Outcome" in session
     seq, digest = _head(session)
     ok(run(tmp_path, "--db", str(demo_db), "verify", "--head", f"{seq}:{digest}"))
     # $ tablelog export --format markdown   (the whole campaign)
     whole = _post(tmp_path, demo_db, "markdown")
-    assert whole.startswith("# campaign bar\\-fight\n")
+    assert whole.startswith("# campaign bar-fight\n")
     assert "events 1\u201358" in whole
     assert _head(whole) == ("58", digest)
 

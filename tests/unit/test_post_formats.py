@@ -8,7 +8,6 @@ renderer must show it as literal text.
 from __future__ import annotations
 
 import re
-import string
 
 import pytest
 
@@ -45,6 +44,7 @@ from tablelog.projections.post_formats import (
     utf16_len,
     wrap,
 )
+from tests.support.markup import MD, bbcode_tags, discord_forms, markdown_extensions
 
 HOSTILE = "**bold** [b]x[/b] <@123> @everyone # head | pipe"
 MORE = (
@@ -111,19 +111,6 @@ def _fight_post(*, hostile: bool = True) -> Post:
     return conflict_post(account, account.conflicts[0], HASH)
 
 
-def _unescaped(text: str, chars: str) -> list[str]:
-    """The characters of `chars` in `text` that a backslash does not escape."""
-    found, i = [], 0
-    while i < len(text):
-        if text[i] == "\\" and i + 1 < len(text) and text[i + 1] in string.punctuation:
-            i += 2
-            continue
-        if text[i] in chars:
-            found.append(text[i])
-        i += 1
-    return found
-
-
 # --- building the post ----------------------------------------------------------------------
 
 
@@ -169,13 +156,7 @@ def test_line_breaks_and_tabs_in_a_text_become_spaces() -> None:
     assert plain(" a\nb\r\nc\td\u2028e\x00f ") == "a b  c d e f"
 
 
-# --- escaping ---------------------------------------------------------------------------------
-
-
-def test_markdown_escapes_every_ascii_punctuation_character() -> None:
-    escaped = escape_markdown(string.punctuation)
-    assert escaped == "".join("\\" + c for c in string.punctuation)
-    assert escape_markdown("**b** [x](y) | #") == r"\*\*b\*\* \[x\]\(y\) \| \#"
+# --- escaping: each rendered post, read back ------------------------------------------------
 
 
 def test_markdown_user_text_forms_no_markup() -> None:
@@ -183,13 +164,26 @@ def test_markdown_user_text_forms_no_markup() -> None:
     body, footer = out.split("\n---\n")
     for text in (HOSTILE, MORE):
         assert escape_markdown(text) in body
+    tokens = MD.parse(body)
+    # The renderer's blocks only: a heading per title, a list item per note, one table per
+    # round (4 columns), no quote, no code block, no rule, no HTML.
+    assert {t.type for t in tokens} == {
+        *("heading_open", "heading_close", "paragraph_open", "paragraph_close", "inline"),
+        *("bullet_list_open", "bullet_list_close", "list_item_open", "list_item_close"),
+        *("table_open", "thead_open", "tbody_open", "tr_open", "th_open", "td_open"),
+        *("table_close", "thead_close", "tbody_close", "tr_close", "th_close", "td_close"),
+    }
+    assert sum(t.type == "heading_open" for t in tokens) == 3
+    assert sum(t.type == "list_item_open" for t in tokens) == 3
+    assert sum(t.type == "th_open" for t in tokens) == 4
+    inline = [c.type for t in tokens if t.type == "inline" for c in t.children or []]
+    assert set(inline) == {"text", "em_open", "em_close"}  # the subtitle's italics only
+    assert inline.count("em_open") == 1
+    shown = "".join(c.content for t in tokens if t.type == "inline" for c in t.children or [])
+    for text in (HOSTILE, plain(MORE)):
+        assert text in shown
     for line in body.splitlines():
-        if line.startswith("|"):
-            # A table line: only the renderer's pipes are bare (4 columns, 5 pipes).
-            assert len(_unescaped(line, "|")) == 5, line
-            continue
-        content = re.sub(r"^(#{1,3} |- |\*)", "", line).removesuffix("*")
-        assert _unescaped(content, "*_[]#|<>`~!&\\") == [], line
+        assert markdown_extensions(line) == [], line
     assert f"head 40:{HEX}." in footer
     assert f"`tablelog verify -c bar-fight --head 40:{HEX}`" in footer
 
@@ -202,7 +196,9 @@ def test_bbcode_user_text_forms_no_tag() -> None:
         assert tags.count(f"[{tag}]") == tags.count(f"[/{tag}]")
     assert f"[{ZWSP}b]x[{ZWSP}/b]" in out
     assert f"[{ZWSP}url=javascript:alert(1)]" in out
+    assert f"<{ZWSP}b>h<{ZWSP}/b>" in out  # RPoL's HTML-like tags
     assert escape_bbcode(HOSTILE) in out
+    assert [t for t in bbcode_tags(out) if t not in tags] == []
     assert f"Check: tablelog verify -c bar-fight --head 40:{HEX}" in out
 
 
@@ -220,19 +216,22 @@ def test_discord_user_text_forms_no_markup_and_pings_nobody() -> None:
     assert escape_discord(HOSTILE) in out
     body = out[: out.index("\nVerified log:")]
     for line in body.splitlines():
+        # The renderer's own markup: a bold name, an italic subtitle, a heading, a bullet.
         content = re.sub(r"^(\*\*|__|- |\*)", "", line)
-        content = re.sub(r"(\*\*: |\*\*$|__$|\*$)", "", content, count=1)
-        assert _unescaped(content, "*_~`|>#[]<:\\") == [], line
+        content = re.sub(r"(\*\*: |\*\*$|__$|\*$)", " ", content, count=1)
+        assert discord_forms(content) == [], line
     assert f"`tablelog verify -c bar-fight --head 40:{HEX}`" in out
 
 
-def test_discord_escapes_the_markdown_punctuation_and_breaks_mentions() -> None:
-    assert escape_discord("@everyone <@123> *a* _b_") == (
-        f"\\@{ZWSP}everyone \\<\\@{ZWSP}123\\> \\*a\\* \\_b\\_"
-    )
-    assert escape_discord('Kit\'s turn, yes; 100% ok? "fine" & done!') == (
-        'Kit\'s turn, yes; 100% ok? "fine" & done!'
-    )
+def test_ordinary_text_in_a_post_reads_as_typed() -> None:
+    post = _fight_post(hostile=False)
+    for fmt in RENDERERS:
+        out = RENDERERS[fmt](post)
+        assert "conflict fight (extended, 3 rounds), closed" in out, fmt
+        assert "Riso (GM stake): Riso shoots Vinny" in out, fmt
+        assert "+1 token(s) by the GM" in out, fmt
+        assert "Kit 17 vs Riso 17: Kit wins" in out, fmt
+        assert "campaign bar-fight, session 1, events 12\u201340" in out, fmt
 
 
 @pytest.mark.parametrize("fmt", sorted(RENDERERS))
@@ -246,13 +245,24 @@ def test_a_separator_line_never_comes_from_user_text(fmt: str) -> None:
         assert lines.count(SEPARATOR) == len(messages) - 1
 
 
-@pytest.mark.parametrize("fmt", sorted(RENDERERS))
-def test_every_format_ends_with_the_verification_footer(fmt: str) -> None:
-    out = RENDERERS[fmt](_fight_post(hostile=False))
-    tail = out.splitlines()[-3:]
-    assert any("campaign bar-fight" in line or "bar\\-fight" in line for line in tail)
-    assert any("events 12\u201340" in line for line in tail)
-    assert out.rstrip("\n").endswith(f"--head 40:{HEX}`" if fmt != "bbcode" else f"40:{HEX}")
+FOOTER = f"Verified log: campaign bar-fight, events 12\u201340, head 40:{HEX}."
+CHECK = f"tablelog verify -c bar-fight --head 40:{HEX}"
+
+
+@pytest.mark.parametrize(
+    ("fmt", "tail"),
+    [
+        ("markdown", ["---", "", FOOTER, "", f"Check: `{CHECK}`"]),
+        ("bbcode", [f"[i]{FOOTER}[/i]", f"Check: {CHECK}"]),
+        ("discord", [FOOTER, f"Check: `{CHECK}`"]),
+    ],
+)
+def test_every_format_ends_with_the_verification_footer(fmt: str, tail: list[str]) -> None:
+    # As the README shows it: the campaign, the seq range, the head SEQ:HASH, and the
+    # command that checks it, the same for an ordinary and a hostile post.
+    for hostile in (False, True):
+        out = RENDERERS[fmt](_fight_post(hostile=hostile))
+        assert out.endswith("\n".join(tail) + "\n"), out[-400:]
 
 
 # --- Discord messages -----------------------------------------------------------------------
@@ -318,3 +328,13 @@ def test_paragraphs_stay_together_when_they_fit() -> None:
     second = ["c" * 500, "d" * 500]
     assert split_messages([*first, "", *second]) == ["\n".join(first), "\n".join(second)]
     assert split_messages(["x", "", "y"]) == ["x\n\ny"]
+
+
+def test_a_piece_of_a_wrapped_line_never_starts_a_block() -> None:
+    line = escape_discord("Kit wins # the head > a quote - an item 1. one")
+    assert line == "Kit wins # the head > a quote - an item 1. one"  # mid-line: as typed
+    pieces = wrap(line, 8)
+    assert pieces == ["Kit wins", "\\# the", "head > a", "quote -", "an item", "1\\. one"]
+    assert [p for p in pieces if discord_forms(p)] == []
+    hard = wrap("aaaaaaaa> quote", 8)  # no space before the cut
+    assert hard == ["aaaaaaaa", "\\> quote"]
