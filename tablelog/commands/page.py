@@ -35,7 +35,6 @@ from tablelog.projections.page import (
 )
 from tablelog.projections.registry import views_for
 from tablelog.projections.views import state_view
-from tablelog.rules.contract import TABLE_COMMANDS
 from tablelog.rules.registry import no_shuffle
 from tablelog.storage import CampaignHead, EventStore
 
@@ -232,14 +231,14 @@ def generic_actions(folded: Folded, viewer: str, endpoints: Sequence[Endpoint]) 
     """A form per command the viewer's role may issue, its fields asked as text, numbers,
     flags or choices; a command of one conflict is offered once per open conflict."""
     role = role_of(viewer)
-    authority = folded.ruleset.authority
+    cast = folded.ruleset.cast
     conflicts = open_conflicts(state_view(folded, viewer))
     actions = []
     for endpoint in endpoints:
         command = endpoint.command
         if command not in folded.ruleset.commands:
             continue
-        gm = issubclass(command, TABLE_COMMANDS + authority.gm_only)
+        gm = cast.gm_issues(command)
         if gm and role != "gm":
             continue
         fields = [_field(info, viewer, role) for info in msgspec.structs.fields(command)]

@@ -16,69 +16,17 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from tablelog.errors import Forbidden
 from tablelog.events.base import Event
 from tablelog.events.core import CampaignCreated
+from tablelog.rules.cast import TABLE_COMMANDS, Cast
 from tablelog.rules.common import (
     Command,
-    EndScene,
-    EndSession,
-    JoinPlayer,
-    StartScene,
-    StartSession,
 )
 from tablelog.rules.table import Table
 
 S = TypeVar("S")
 
 Shuffle = Callable[[list[str]], list[str]]
-
-# Commands every ruleset answers and only the GM may issue.
-TABLE_COMMANDS: tuple[type[Command], ...] = (
-    StartSession,
-    EndSession,
-    StartScene,
-    EndScene,
-    JoinPlayer,
-)
-
-
-@dataclass(frozen=True)
-class Authority(Generic[S]):
-    """Who may issue which command through the service (the generic `authorize` reads it).
-
-    `acting(state, command)` names whom a command acts for: a player key, `gm`, or None when
-    the state cannot tell (an unknown name: `decide` then refuses it with its own sentence).
-    The GM may issue any command that acts for `gm` or for nobody known, and the commands of
-    `gm_also` (say, creating a character for a player); a player only those that act for
-    itself and are not `gm_only`; an observer nothing. `what` phrases each command for the
-    refusal ("play this side's card"); `gm_acts_for` says what the GM runs ("GM stakes").
-    """
-
-    acting: Callable[[S, Command], str | None]
-    gm_only: tuple[type[Command], ...] = ()
-    gm_also: tuple[type[Command], ...] = ()
-    what: Mapping[type[Command], str] = field(default_factory=dict)
-    gm_acts_for: str = "its own sides"
-
-    def authorize(self, state: S, command: Command, player: str, role: str) -> None:
-        """Refuse (Forbidden) a command the caller (player key, role) may not issue."""
-        if role == "observer":
-            raise Forbidden(f"{player} is an observer and may only read", code="observer")
-        gm_only = isinstance(command, TABLE_COMMANDS + self.gm_only)
-        who = "gm" if gm_only else self.acting(state, command)
-        doing = self.what.get(type(command), "do this")
-        if role == "gm":
-            if who in ("gm", None) or isinstance(command, self.gm_also):
-                return
-            raise Forbidden(
-                f"the GM acts for {self.gm_acts_for} and runs the table; only {who} may {doing}",
-                code="not-yours",
-            )
-        if who == "gm":
-            raise Forbidden(f"only the GM may do this; {player} is a player", code="gm-only")
-        if who is not None and who != player:
-            raise Forbidden(f"{player} may not {doing}: it belongs to {who}", code="not-yours")
 
 
 @dataclass(frozen=True)
@@ -119,11 +67,13 @@ class Ruleset(Generic[S]):
     events the command causes, or raises a `RuleViolation` (or `InvalidInput`, `NotFound`)
     with a stable code and one sentence naming the rule, the value and the limit. It is pure:
     every random fact comes through `shuffle` (a die is the top face of its shuffled faces)
-    and is stored in the events it returns, so replays never draw again. `actor(state, event)`
-    names who an event is attributed to when the local operator acts.
+    and is stored in the events it returns, so replays never draw again.
 
-    **Authority.** `authority` says who may issue each command through the service; its
-    `authorize` runs inside the append, on the state the command is decided on.
+    **Cast.** `cast` (rules/cast.py) declares who is who: which commands and events name
+    which character, whose characters they are, and what only the GM issues. From it the core
+    derives who may issue each command through the service (`authorize`, run inside the
+    append, on the state the command is decided on) and whom an event is attributed to when
+    the local operator acts (`actor`).
 
     **Options, again.** `check_options(options)` (optional) refuses (InvalidInput) a new
     campaign's options the ruleset could not play with, beyond what their types say. It is
@@ -141,8 +91,7 @@ class Ruleset(Generic[S]):
     initial: Callable[[CampaignCreated], S]
     evolve: Callable[[S, Any], S]
     decide: Callable[[S, Any, Shuffle], list[Event]]
-    actor: Callable[[S, Event], str]
-    authority: Authority[S]
+    cast: Cast[S]
     table: Callable[[S], Table]
     commands: tuple[type[Command], ...]
     version: int = 1
@@ -162,7 +111,10 @@ class Ruleset(Generic[S]):
         return type(command) in self.commands
 
     def authorize(self, state: S, command: Command, player: str, role: str) -> None:
-        self.authority.authorize(state, command, player, role)
+        self.cast.authorize(state, command, player, role)
+
+    def actor(self, state: S, event: Event) -> str:
+        return self.cast.actor(state, event)
 
     def encode_state(self, state: S) -> bytes:
         return _STATE_ENCODER.encode(state)

@@ -16,6 +16,7 @@ from tablelog.events.core import (
     SessionEnded,
     SessionStarted,
 )
+from tablelog.rules.cast import Cast
 from tablelog.rules.common import (
     Command,
     EndScene,
@@ -24,7 +25,7 @@ from tablelog.rules.common import (
     StartScene,
     StartSession,
 )
-from tablelog.rules.contract import Authority, Demo, Ruleset, commands_of
+from tablelog.rules.contract import Demo, Ruleset, commands_of
 from tablelog.rules.names import player_name
 from tablelog.rules.table import GM, Table, decide_table, evolve_table
 from tests.toy import events as ev
@@ -157,10 +158,6 @@ def evolve(state: DuelState, event: Event) -> DuelState:
     return state
 
 
-def _acting(state: DuelState, command: Command) -> str | None:
-    return player_name(command.player) if isinstance(command, Play) else None
-
-
 def _initial(created: CampaignCreated) -> DuelState:
     return DuelState(options=msgspec.convert(created.options, DuelOptions), gm=created.gm)
 
@@ -189,8 +186,14 @@ RULESET = Ruleset[DuelState](
     initial=_initial,
     evolve=evolve,
     decide=decide,
-    actor=lambda state, event: getattr(event, "player", state.gm),
-    authority=Authority(acting=_acting, gm_only=(OpenDuel, Reveal), what={Play: "play this card"}),
+    # Who is who: a card is played by the player it names; the GM opens and reveals.
+    cast=Cast(
+        gm=lambda state: state.gm,
+        owner=lambda state, name: name if name in state.players else None,
+        players={Play: "player"},
+        gm_only=(OpenDuel, Reveal),
+        what={Play: "play this card"},
+    ),
     table=lambda state: state.table,
     commands=commands_of(DuelCommand),
     demo=_demo,

@@ -8,11 +8,12 @@ stored in the events, so a replay never draws again.
 
 from __future__ import annotations
 
-from typing import Any, assert_never
+from typing import assert_never
 
 from tablelog.events.base import Event
-from tablelog.rules.ace_of_cards import authority, checkflow, conflict, people, play
+from tablelog.rules.ace_of_cards import checkflow, conflict, people, play
 from tablelog.rules.ace_of_cards import commands as c
+from tablelog.rules.ace_of_cards.cast import CAST
 from tablelog.rules.ace_of_cards.deck import Shuffle
 from tablelog.rules.ace_of_cards.evolve import AceEvent, evolve, initial
 from tablelog.rules.ace_of_cards.options import AceOfCardsOptions
@@ -89,16 +90,6 @@ def decide(state: AceState, command: AceCommand, shuffle: Shuffle) -> list[Event
             assert_never(command)
 
 
-def actor(state: AceState, event: Event) -> str:
-    """Who an event is attributed to when the local operator acts: a character's player."""
-    for name in ("character_id", "actor"):
-        value: Any = getattr(event, name, None)
-        if isinstance(value, str) and value in state.characters:
-            return state.characters[value].player
-    player: Any = getattr(event, "player", None)
-    return player if isinstance(player, str) else state.gm
-
-
 RULESET = Ruleset[AceState](
     name="ace-of-cards",
     options_type=AceOfCardsOptions,
@@ -106,8 +97,7 @@ RULESET = Ruleset[AceState](
     initial=initial,
     evolve=evolve,
     decide=decide,
-    actor=actor,
-    authority=authority.AUTHORITY,
+    cast=CAST,
     table=lambda state: state.table,
     commands=commands_of(AceCommand),
     demo=lazy("tablelog.rules.ace_of_cards.demo", "demo"),

@@ -13,8 +13,9 @@ from collections.abc import Callable
 from typing import Any, assert_never
 
 from tablelog.events.base import Event
-from tablelog.rules.beer_run import authority, conflict, effects, flow, people, rolls, sealed
 from tablelog.rules.beer_run import commands as c
+from tablelog.rules.beer_run import conflict, effects, flow, people, rolls, sealed
+from tablelog.rules.beer_run.cast import CAST
 from tablelog.rules.beer_run.evolve import BeerRunEvent, evolve, initial
 from tablelog.rules.beer_run.options import BeerRunOptions, check_new
 from tablelog.rules.beer_run.rolls import Shuffle
@@ -118,16 +119,6 @@ def _then(
     return done
 
 
-def actor(state: BeerRunState, event: Event) -> str:
-    """Who an event is attributed to when the local operator acts: a character's player."""
-    for name in ("actor", "by", "character_id"):
-        value: Any = getattr(event, name, None)
-        if isinstance(value, str) and value in state.characters:
-            return state.characters[value].player
-    player: Any = getattr(event, "player", None)
-    return player if isinstance(player, str) else state.gm
-
-
 RULESET = Ruleset[BeerRunState](
     name="beer-run",
     options_type=BeerRunOptions,
@@ -135,8 +126,7 @@ RULESET = Ruleset[BeerRunState](
     initial=initial,
     evolve=evolve,
     decide=decide,
-    actor=actor,
-    authority=authority.AUTHORITY,
+    cast=CAST,
     table=clock_of,
     commands=commands_of(BeerRunCommand),
     demo=lazy("tablelog.rules.beer_run.demo", "demo"),

@@ -9,11 +9,12 @@ the same call.
 
 from __future__ import annotations
 
-from typing import Any, assert_never
+from typing import assert_never
 
 from tablelog.events.base import Event
-from tablelog.rules.bid_and_challenge import authority, narration, people, resolve, rounds
 from tablelog.rules.bid_and_challenge import commands as c
+from tablelog.rules.bid_and_challenge import narration, people, resolve, rounds
+from tablelog.rules.bid_and_challenge.cast import CAST
 from tablelog.rules.bid_and_challenge.evolve import BidAndChallengeEvent, evolve, initial
 from tablelog.rules.bid_and_challenge.options import BidAndChallengeOptions
 from tablelog.rules.bid_and_challenge.resolve import Shuffle
@@ -76,16 +77,6 @@ def decide(
             assert_never(command)
 
 
-def actor(state: BidAndChallengeState, event: Event) -> str:
-    """Who an event is attributed to when the local operator acts: a character's player."""
-    for name in ("active", "player", "challenger", "by", "character_id", "character"):
-        value: Any = getattr(event, name, None)
-        if isinstance(value, str) and value in state.characters:
-            return state.characters[value].player
-    player: Any = getattr(event, "player", None)
-    return player if isinstance(player, str) else state.gm
-
-
 RULESET = Ruleset[BidAndChallengeState](
     name="bid-and-challenge",
     options_type=BidAndChallengeOptions,
@@ -93,8 +84,7 @@ RULESET = Ruleset[BidAndChallengeState](
     initial=initial,
     evolve=evolve,
     decide=decide,
-    actor=actor,
-    authority=authority.AUTHORITY,
+    cast=CAST,
     table=lambda state: state.table,
     commands=commands_of(BidAndChallengeCommand),
     # 2: the winner's narration in its round; option empty_deck (a state without it was

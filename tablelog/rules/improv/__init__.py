@@ -7,14 +7,13 @@ events it causes, or raises a RuleViolation naming the rule, the value and the l
 
 from __future__ import annotations
 
-from typing import Any, assert_never
+from typing import assert_never
 
 from tablelog.events.base import Event
 from tablelog.rules.common import JoinPlayer
 from tablelog.rules.contract import Ruleset, commands_of, lazy
 from tablelog.rules.improv import (
     abandon,
-    authority,
     conflict,
     fate,
     finale,
@@ -24,10 +23,11 @@ from tablelog.rules.improv import (
     sealed,
 )
 from tablelog.rules.improv import commands as c
+from tablelog.rules.improv.cast import CAST
 from tablelog.rules.improv.decks import Shuffle
 from tablelog.rules.improv.evolve import ImprovEvent, evolve, initial
 from tablelog.rules.improv.options import ImprovOptions, check_new
-from tablelog.rules.improv.state import GM, ImprovState
+from tablelog.rules.improv.state import ImprovState
 from tablelog.rules.table import clock_of
 
 ImprovCommand = (
@@ -106,23 +106,6 @@ def decide(state: ImprovState, command: ImprovCommand, shuffle: Shuffle) -> list
             assert_never(command)
 
 
-def actor(state: ImprovState, event: Event) -> str:
-    """Who an event is attributed to when the local operator acts: a side's player, or the GM."""
-    player: Any = getattr(event, "player", None)
-    if isinstance(player, str) and player != GM:
-        return player
-    side_key: Any = getattr(event, "side", None) or getattr(event, "giver", None)
-    conflict_key: Any = getattr(event, "conflict", None)
-    if isinstance(side_key, str) and isinstance(conflict_key, str):
-        found = state.conflicts.get(conflict_key)
-        side = found.sides.get(side_key) if found else None
-        if side is not None and side.player is not None:
-            return side.player
-    if isinstance(side_key, str) and side_key in state.players and side_key != state.gm:
-        return side_key
-    return state.gm
-
-
 RULESET = Ruleset[ImprovState](
     name="improv",
     options_type=ImprovOptions,
@@ -130,8 +113,7 @@ RULESET = Ruleset[ImprovState](
     initial=initial,
     evolve=evolve,
     decide=decide,
-    actor=actor,
-    authority=authority.AUTHORITY,
+    cast=CAST,
     table=clock_of,
     commands=commands_of(ImprovCommand),
     # 2: closed conflicts archived as records (ClosedConflict); the state counts seqs.

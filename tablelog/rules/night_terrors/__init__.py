@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from typing import Any, assert_never
+from typing import assert_never
 
 from tablelog.events.base import Event
 from tablelog.rules.common import EndScene, EndSession, JoinPlayer, StartScene, StartSession
 from tablelog.rules.contract import Ruleset, commands_of, lazy
 from tablelog.rules.night_terrors import commands as c
 from tablelog.rules.night_terrors import exchange, hands
-from tablelog.rules.night_terrors.authority import AUTHORITY
+from tablelog.rules.night_terrors.cast import CAST
 from tablelog.rules.night_terrors.evolve import NightTerrorsEvent, evolve, initial
 from tablelog.rules.night_terrors.options import NightTerrorsOptions
 from tablelog.rules.night_terrors.settle import settle
@@ -90,16 +90,6 @@ def decide(
     return settle(copy.deepcopy(state), events, shuffle, evolve)  # type: ignore[arg-type]
 
 
-def actor(state: NightTerrorsState, event: Event) -> str:
-    """Who an event is attributed to when the local operator acts: a character's player."""
-    for name in ("raiser", "answerer", "by", "character_id", "aggressor"):
-        value: Any = getattr(event, name, None)
-        if isinstance(value, str) and value in state.characters:
-            return state.characters[value].player
-    player: Any = getattr(event, "player", None)
-    return player if isinstance(player, str) else state.gm
-
-
 RULESET = Ruleset[NightTerrorsState](
     name="night-terrors",
     options_type=NightTerrorsOptions,
@@ -107,8 +97,7 @@ RULESET = Ruleset[NightTerrorsState](
     initial=initial,
     evolve=evolve,
     decide=decide,
-    actor=actor,
-    authority=AUTHORITY,
+    cast=CAST,
     table=lambda state: state.table,
     commands=commands_of(NightTerrorsCommand),
     demo=lazy("tablelog.rules.night_terrors.demo", "demo"),

@@ -14,7 +14,7 @@ from tablelog.errors import Forbidden
 from tablelog.events import night_terrors as ev
 from tablelog.rules.common import StartScene, StartSession
 from tablelog.rules.night_terrors import commands as c
-from tablelog.rules.night_terrors.authority import AUTHORITY
+from tablelog.rules.night_terrors.cast import CAST
 from tests.unit.night_terrors.table import (
     ALICE,
     BOB,
@@ -74,7 +74,7 @@ def test_a_managed_deck_is_shuffled_again_when_a_conflict_is_abandoned(new: Tabl
 
 def test_only_the_gm_abandons(new: Tables) -> None:
     state = stalled(new, RECORDED).state
-    AUTHORITY.authorize(state, ABANDON, "gm", "gm")
+    CAST.authorize(state, ABANDON, "gm", "gm")
     with pytest.raises(Forbidden) as refused:
-        AUTHORITY.authorize(state, ABANDON, "alice", "player")
+        CAST.authorize(state, ABANDON, "alice", "player")
     assert refused.value.code == "gm-only"
