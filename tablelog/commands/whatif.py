@@ -7,6 +7,7 @@ the real log is only ever read.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -17,6 +18,7 @@ from tablelog.commands.log import MAX_SEQ
 from tablelog.commands.table import execute
 from tablelog.commands.transfer import copy_campaign
 from tablelog.errors import Forbidden, InvalidInput, TablelogError
+from tablelog.events.envelope import Envelope
 from tablelog.projections.fold import fold
 from tablelog.projections.registry import describe, views_for
 from tablelog.projections.views import state_view
@@ -126,7 +128,7 @@ def play_whatif(
             f"{at} {hidden} (choose another --at, or run it on a database of your own)",
             code="whatif-hidden",
         )
-    played: list[Played] = []
+    written_by: list[Sequence[Envelope]] = []
     try:
         for number, command in enumerate(commands, start=1):
             try:
@@ -137,9 +139,15 @@ def play_whatif(
                     "log is unchanged",
                     code="whatif-refused",
                 ) from None
-            events = [PlayedEvent(seq=e.seq, text=describe(e.event())) for e in written]
-            played.append(Played(events=events))
-        imagined = state_view(fold(scratch.read(campaign)), caller.viewer)
+            written_by.append(written)
+        folded = fold(scratch.read(campaign))
+        imagined = state_view(folded, caller.viewer)
     finally:
         scratch.close()
+    played = [
+        Played(
+            events=[PlayedEvent(seq=e.seq, text=describe(e.event(), folded.state)) for e in written]
+        )
+        for written in written_by
+    ]
     return WhatIfResult(state=imagined, differences=differences(real, imagined), played=played)

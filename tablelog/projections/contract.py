@@ -51,7 +51,11 @@ class RulesetViews(Generic[S]):
       only open one; NotFound when there is none), and `show_lines(state, view)` as text.
       `kept_at(state, conflict)` is the seq whose state still holds a conflict whole when
       this state keeps only a record of it (None: this one does).
-    - `describe(event)`: one line of words for the log.
+    - `describe(event)`: one line of words for the log. `describe_in(event, state)`
+      (optional): the same line given the campaign's state (now, or just after the event
+      when a command answers), for words the event alone cannot give: names as they were
+      created where the event holds keys. Core code calls it wherever a state is at hand
+      (`log`, `replay`, `whatif`, a command's answer), `describe` elsewhere.
     - `hidden_fields(event, viewer, state)`: the event's fields `viewer` may not see given the
       state now; the generic `redact` blanks them and the salt. `hides(state, viewer)`: why
       the state hides something from `viewer` (a what-if through the service then refuses
@@ -83,6 +87,7 @@ class RulesetViews(Generic[S]):
     panels: Callable[[S, str | None], list[Panel]] | None = None
     actions: Callable[[S, str | None], list[Action]] | None = None
     reveals: Callable[[Event], bool] = lambda event: "reveal" in event.type_name()
+    describe_in: Callable[[Event, S], str] | None = None
 
     def read(self, name: str) -> Read[S] | None:
         return next((r for r in self.reads if r.name == name), None)
