@@ -42,9 +42,11 @@ class RulesetViews(Generic[S]):
 
     - `state_view(state, viewer)`: the ruleset's own keys of `state --json` (core code puts
       `campaign`, `ruleset`, `seq`, `session`, `session_open` and `scene` first); it must hold
-      `conflicts`, each with `status` and `beats` ([winner, loser] pairs), which `whatif`
-      compares; a conflict may add `outcome`, a list of sentences for what else its outcome
-      is (amounts, damage types) that `beats` cannot say, and `whatif` compares that too.
+      `conflicts`, each with `status` (`open` while under way) and `beats` ([winner, loser]
+      pairs), which `whatif` compares; a conflict may add `outcome`, a list of sentences for
+      what else its outcome is (amounts, damage types) that `beats` cannot say, and `whatif`
+      compares that too (an open conflict's beats and sentences so far are a beginning of
+      what they will be: `whatif` tells a different outcome from one not as far along).
       `state_lines(view)` is `state` as text, from that whole view (local or from the
       service alike).
     - `show_view(state, conflict, viewer)`: a conflict round by round (`conflict` None: the
