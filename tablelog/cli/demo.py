@@ -11,7 +11,7 @@ from tablelog.cli.options import target
 from tablelog.cli.output import say
 from tablelog.commands.database import opened
 from tablelog.commands.demo import demo_of, write_demo
-from tablelog.projections.registry import describe
+from tablelog.commands.reads import items_of
 
 
 def demo(
@@ -41,11 +41,12 @@ def demo(
     with opened(target(ctx), create=True) as store:
         written = write_demo(store, name, ruleset=rules.name)
         label = store.label
-    campaign = written[0].campaign
+        campaign = written[0].campaign
+        items = items_of(store, campaign, written, None)  # in the words of the state
     say(f"wrote campaign {campaign} ({len(written)} events) into {label}\n")
-    for envelope in written:
+    for envelope, item in zip(written, items, strict=True):
         if envelope.type in play.shown:
-            say(f"{envelope.seq:>4}  {describe(envelope.event())}")
+            say(f"{item.seq:>4}  {item.text}")
     say(
         f"\nnext: `tablelog {rules.name} show {play.conflict} -c {campaign}`, "
         f"`tablelog state -c {campaign}`, `tablelog verify`"

@@ -292,4 +292,6 @@ def hand(
         return
     held = f" (holding {view['held']} from a reversal)" if view["held"] else ""
     owed = "".join(f"; {what} {view[what]}" for what in ("draw", "discard") if view[what])
-    say(f"{name}: {' '.join(view['cards']) or 'no cards'}{held}{owed} (deck {view['deck']})")
+    say(
+        f"{view['name']}: {' '.join(view['cards']) or 'no cards'}{held}{owed} (deck {view['deck']})"
+    )

@@ -10,9 +10,8 @@ import typer
 from tablelog.cli.options import collecting, remote, target
 from tablelog.cli.output import emit_json, say
 from tablelog.commands.database import opened, resolve_campaign
+from tablelog.commands.reads import items_of
 from tablelog.commands.table import execute
-from tablelog.events.envelope import Envelope
-from tablelog.projections.registry import describe
 from tablelog.rules.common import Command
 from tablelog.rules.rng_commands import RNG_COMMANDS
 
@@ -57,15 +56,13 @@ def run(
         with opened(target(ctx)) as store:
             name = resolve_campaign(store, campaign)
             envelopes = execute(store, name, command, ruleset=ruleset)
-        written = appended(envelopes)
+            written = [
+                Appended(seq=item.seq, text=item.text, conflict=e.event().conflict_id())
+                for item, e in zip(items_of(store, name, envelopes, None), envelopes, strict=True)
+            ]
     if echo:
         report(written)
     return written
-
-
-def appended(envelopes: Sequence[Envelope]) -> list[Appended]:
-    events = [(e.seq, e.event()) for e in envelopes]
-    return [Appended(seq=s, text=describe(e), conflict=e.conflict_id()) for s, e in events]
 
 
 def _type(line: str) -> str | None:

@@ -14,7 +14,7 @@ from tablelog.cli.options import ConflictArg as Conflict
 from tablelog.cli.output import decoded, emit_json, say
 from tablelog.commands.database import opened, resolve_campaign
 from tablelog.commands.reads import Shown, ruleset_read, show
-from tablelog.rules.names import player_name
+from tablelog.commands.table import viewer_named
 
 
 def _show_command(ruleset: str) -> Any:
@@ -28,10 +28,9 @@ def _show_command(ruleset: str) -> Any:
         campaign: CampaignOption = None,
         json: JsonOption = False,
     ) -> None:
-        viewer = player_name(as_player) if as_player else None
         if remote(ctx) is not None:
             no_view_choice(as_player)
-        _name, shown = shown_conflict(ctx, campaign, ruleset, conflict, viewer)
+        _name, shown = shown_conflict(ctx, campaign, ruleset, conflict, as_player)
         if json:
             emit_json(shown.view)
             return
@@ -49,10 +48,11 @@ def _show_command(ruleset: str) -> Any:
 
 
 def shown_conflict(
-    ctx: typer.Context, campaign: str | None, ruleset: str, conflict: str, viewer: str | None
+    ctx: typer.Context, campaign: str | None, ruleset: str, conflict: str, as_player: str | None
 ) -> tuple[str, Shown]:
     """The campaign's name and one conflict as the caller sees it (through the service, as
-    its token decides), locally or through the service."""
+    its token decides; locally, as `as_player` would, a player or observer of the campaign,
+    or everything)."""
     client = remote(ctx)
     if client is not None:
         name = client.campaign(campaign)
@@ -60,6 +60,7 @@ def shown_conflict(
         return name, decoded(client.get(path), Shown)
     with opened(target(ctx)) as store:
         name = resolve_campaign(store, campaign)
+        viewer = viewer_named(store, name, as_player) if as_player else None
         return name, show(store, name, conflict, viewer, ruleset=ruleset)
 
 

@@ -11,10 +11,9 @@ from tablelog.cli.options import CampaignOption, JsonOption, no_view_choice, rem
 from tablelog.cli.output import emit_json, say
 from tablelog.cli.play import run
 from tablelog.commands.database import opened, resolve_campaign
-from tablelog.commands.table import state_view_of
+from tablelog.commands.table import state_view_of, viewer_named
 from tablelog.projections.registry import views_for
 from tablelog.rules.common import EndScene, EndSession, StartScene, StartSession
-from tablelog.rules.names import player_name
 
 session_app = typer.Typer(
     no_args_is_help=True, help="Start and end game sessions.\n\nExample: `tablelog session start`"
@@ -85,7 +84,6 @@ def state(
 
     Example: `tablelog state --json` or `tablelog state --at 40 --as bob`
     """
-    viewer = player_name(as_player) if as_player else None
     client = remote(ctx)
     if client is not None:
         no_view_choice(as_player)
@@ -94,6 +92,7 @@ def state(
     else:
         with opened(target(ctx)) as store:
             name = resolve_campaign(store, campaign)
+            viewer = viewer_named(store, name, as_player) if as_player else None
             view = state_view_of(store, name, viewer, at=at)
     if json:
         emit_json(view)

@@ -21,9 +21,10 @@ from tablelog.cli.table import state_lines
 from tablelog.commands.database import EventStore, opened, resolve_campaign
 from tablelog.commands.endpoints import call_of
 from tablelog.commands.whatif import (
+    Compared,
     Difference,
     WhatIfResult,
-    differences,
+    compared,
     scratch_copy,
     state_of,
 )
@@ -154,7 +155,7 @@ def whatif(
     client = remote(ctx)
     if client is not None:
         name = client.campaign(campaign)
-        transcript, imagined, changed = _through_service(client, name, at, lines)
+        transcript, imagined, found = _through_service(client, name, at, lines)
     else:
         with opened(target(ctx)) as store:
             name = resolve_campaign(store, campaign)
@@ -168,9 +169,9 @@ def whatif(
             imagined = state_of(scratch, name)
         finally:
             scratch.close()
-        changed = differences(real, imagined)
+        found = compared(real, imagined)
     if json:
-        emit_json({"state": imagined, "differences": changed})
+        emit_json({"state": imagined, "differences": found.differences, "progress": found.progress})
         return
     say(f"what if, from seq {at} of campaign {name} (a scratch copy; the log is unchanged)")
     for text in transcript:
@@ -179,24 +180,34 @@ def whatif(
     for text in state_lines(imagined):
         say(text)
     say("")
-    if not changed:
+    if not found.differences:
         say("no outcome differs from the real one")
-    for d in changed:
+    for d in found.differences:
         say(f"conflict {d.conflict} differs:")
-        say(f"  real    ({d.real_status or 'absent'}): {_beats(d.real)}")
-        say(f"  what-if ({d.whatif_status or 'absent'}): {_beats(d.whatif)}")
-        # What beats cannot say (amounts, types): the sentences found on one side only.
-        for sentence in d.real_outcome:
-            if sentence not in d.whatif_outcome:
-                say(f"  real only:    {sentence}")
-        for sentence in d.whatif_outcome:
-            if sentence not in d.real_outcome:
-                say(f"  what-if only: {sentence}")
+        _sides(d)
+    for d in found.progress:
+        say(
+            f"conflict {d.conflict} differs only in how far it went (its status or length); "
+            "its outcome is the same as far as both went:"
+        )
+        _sides(d)
+
+
+def _sides(d: Difference) -> None:
+    say(f"  real    ({d.real_status or 'absent'}): {_beats(d.real)}")
+    say(f"  what-if ({d.whatif_status or 'absent'}): {_beats(d.whatif)}")
+    # What beats cannot say (amounts, types): the sentences found on one side only.
+    for sentence in d.real_outcome:
+        if sentence not in d.whatif_outcome:
+            say(f"  real only:    {sentence}")
+    for sentence in d.whatif_outcome:
+        if sentence not in d.real_outcome:
+            say(f"  what-if only: {sentence}")
 
 
 def _through_service(
     client: Client, campaign: str, at: int, lines: list[_Line]
-) -> tuple[list[str], dict[str, Any], list[Difference]]:
+) -> tuple[list[str], dict[str, Any], Compared]:
     """Parse the lines here into typed commands; the service plays them on its scratch copy."""
     per_line = [(line, _collect(line)) for line in lines]
     calls = [call_of(command) for _line, found in per_line for command in found]
@@ -212,7 +223,8 @@ def _through_service(
         transcript.append(f"> {line.text}")
         for _command in found:
             transcript.extend(f"  {e.seq:>5}  {e.text}" for e in next(played).events)
-    return transcript, result.state, result.differences
+    apart = Compared(differences=result.differences, progress=result.progress)
+    return transcript, result.state, apart
 
 
 def _beats(pairs: list[list[str]]) -> str:

@@ -6,6 +6,12 @@ carries random salt, so its hash, which everyone sees, tells nothing about the f
 without salt (a log written before salts existed, or crafted) gives it away to anyone who
 tries the 54 card codes against the hash: such a file is refused.
 
+No two players of a campaign may look alike (a long s or full-width letters beside plain
+ones: the same name after Unicode compatibility normalization and case folding,
+`rules.names.folded`), as a new player's name may not: a file holding two is refused at the
+line that names the second. The players are the names in the `player` fields of a campaign's
+events (whatever its ruleset) and its GM.
+
 Pure and light (msgspec and the event modules, no database): an import runs it in its own
 process, or in a worker process beside the one writing (`main`, see importing.py), and both
 ways meet the same lines with the same verdicts.
@@ -20,10 +26,12 @@ from typing import IO, Any
 import msgspec
 
 from tablelog.errors import InvalidInput
+from tablelog.events.base import Event
 from tablelog.events.chain import GENESIS, chained_hash, envelope_hash
 from tablelog.events.codec import UndecodableEvent, fast_decoder
 from tablelog.events.core import CampaignCreated
 from tablelog.events.envelope import LINE_DECODER, EventRow, envelope_from_line
+from tablelog.rules.names import folded
 from tablelog.workers import read_frame, write_frame
 
 MAX_LINE = 1_048_576  # bytes; an event is far smaller (narration is capped at 4,000 characters)
@@ -34,11 +42,12 @@ _CREATED = CampaignCreated.type_name()
 
 
 class Begun(msgspec.Struct, frozen=True, array_like=True):
-    """A campaign whose first line (its campaign.created) was just read."""
+    """A campaign whose first line (its campaign.created) was just read, at line `line`."""
 
     name: str
     ruleset: str
     gm: str
+    line: int = 0
 
 
 class Batch(msgspec.Struct, frozen=True, array_like=True, tag=True):
@@ -78,12 +87,28 @@ def read_message(source: IO[bytes]) -> Batch | Refused:
 
 
 class _Chain:
-    """One campaign of the file as far as it has been read."""
+    """One campaign of the file as far as it has been read: its chain, and its players (a
+    name's fold -> the name), the GM first."""
 
-    __slots__ = ("hash", "seq")
+    __slots__ = ("hash", "players", "seq")
 
-    def __init__(self) -> None:
+    def __init__(self, gm: str = "") -> None:
         self.seq, self.hash = 0, GENESIS
+        self.players: dict[str, str] = {folded(gm): gm} if gm else {}
+
+    def meet(self, number: int, seq: int, name: Any) -> None:
+        """A player named by the event at line `number`: refused if it looks like another."""
+        if not isinstance(name, str) or name in self.players.values():
+            return
+        fold = folded(name)
+        other = self.players.setdefault(fold, name)
+        if other != name:
+            raise _bad(
+                number,
+                f"seq {seq}: player name {name!r} looks like the name of player {other!r} "
+                "(the same after Unicode compatibility normalization and case folding), and "
+                "no two players of a campaign may look alike",
+            )
 
 
 def checked_batches(handle: IO[bytes]) -> Iterator[Batch]:
@@ -136,12 +161,13 @@ def checked_batches(handle: IO[bytes]) -> Iterator[Batch]:
             checked = _careful(number, line, chains)
             if checked is None:
                 continue
-            row, created = checked
-            if created is not None:
-                chain = chains[row[0]] = _Chain()
-                begun.append(Begun(row[0], created.ruleset, created.gm))
+            row, event = checked
+            if isinstance(event, CampaignCreated):
+                chain = chains[row[0]] = _Chain(event.gm)
+                begun.append(Begun(row[0], event.ruleset, event.gm, number))
             else:
                 chain = chains[row[0]]
+        chain.meet(number, row[1], getattr(event, "player", None))
         chain.seq, chain.hash = row[1], row[9]
         rows.append(row)
         if len(rows) == BATCH:
@@ -150,11 +176,9 @@ def checked_batches(handle: IO[bytes]) -> Iterator[Batch]:
     yield Batch(begun, rows, {name: (chain.seq, chain.hash) for name, chain in chains.items()})
 
 
-def _careful(
-    number: int, line: bytes, chains: dict[str, _Chain]
-) -> tuple[EventRow, CampaignCreated | None] | None:
-    """Check one line the slow way, saying what is wrong with it: its row, and the campaign
-    it begins if it is a campaign.created; None for a blank line."""
+def _careful(number: int, line: bytes, chains: dict[str, _Chain]) -> tuple[EventRow, Event] | None:
+    """Check one line the slow way, saying what is wrong with it: its row and its event (a
+    campaign.created begins a campaign); None for a blank line."""
     if len(line) > MAX_LINE:
         raise _bad(number, f"the line is longer than {MAX_LINE} bytes")
     if not line.strip():
@@ -186,7 +210,7 @@ def _careful(
         raise _bad(number, "a campaign must begin with campaign.created, and only once")
     if isinstance(event, CampaignCreated) and event.campaign != e.campaign:
         raise _bad(number, f"campaign.created names {event.campaign!r}, the line {e.campaign!r}")
-    return e.row(), event if isinstance(event, CampaignCreated) else None
+    return e.row(), event
 
 
 def _lines(handle: IO[bytes]) -> Iterator[bytes]:

@@ -28,6 +28,7 @@ from tablelog.commands.import_check import (
 )
 from tablelog.errors import AlreadyExists, InvalidInput
 from tablelog.progress import SILENT, Progress
+from tablelog.rules.names import campaign_key
 from tablelog.storage import EventStore, new_sqlite_file
 from tablelog.workers import usable_cpus
 
@@ -92,8 +93,16 @@ def _load(store: EventStore, path: Path, progress: Progress, *, in_worker: bool)
         for batch in batches:
             for campaign in batch.begun:
                 try:
-                    load.create(campaign.name, campaign.ruleset)
-                except AlreadyExists:
+                    # A name too like an existing campaign's is refused, as `campaign create`
+                    # refuses it (`rec.` beside `rec`: see `campaign_key`).
+                    load.create(campaign.name, campaign.ruleset, like=campaign_key)
+                except AlreadyExists as exc:
+                    if exc.code == "similar-name":
+                        why = exc.message.removesuffix("; choose another")
+                        raise AlreadyExists(
+                            f"line {campaign.line}: {why}; nothing was imported",
+                            code="similar-name",
+                        ) from None
                     raise AlreadyExists(
                         f"campaign {campaign.name} already exists in {store.label}; "
                         "nothing was imported"

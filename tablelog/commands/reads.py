@@ -14,7 +14,7 @@ import msgspec
 
 from tablelog.commands import state
 from tablelog.commands.log import MAX_SEQ, read_log
-from tablelog.errors import InvalidInput, NotFound
+from tablelog.errors import InvalidInput, NotFound, TablelogError
 from tablelog.events.base import Event
 from tablelog.events.envelope import Envelope
 from tablelog.progress import SILENT, Progress
@@ -102,7 +102,13 @@ def items_of(
     """These events of the campaign as `viewer` may see them now (a command's response is
     built from the events it just wrote, without reading them back)."""
     if viewer is None:
-        return [_item(e, decoded(e), None) for e in envelopes]
+        # The words name characters as the state spells them; a log the state cannot be
+        # read from (a broken chain) is still listed, in the words of its events alone.
+        try:
+            with state.reading(store, campaign) as folded:
+                return [_item(e, decoded(e), None, folded.state) for e in envelopes]
+        except TablelogError:
+            return [_item(e, decoded(e), None, None) for e in envelopes]
     # What a viewer may see depends on the state now (a card revealed since is public).
     with state.reading(store, campaign) as folded:
         return items_seen(folded, envelopes, viewer)
@@ -114,17 +120,17 @@ def items_seen(folded: Folded, envelopes: Sequence[Envelope], viewer: str) -> li
     items = []
     for e in envelopes:
         event = decoded(e)
-        items.append(_item(e, event, redact(views, event, viewer, folded.state)))
+        items.append(_item(e, event, redact(views, event, viewer, folded.state), folded.state))
     return items
 
 
-def _item(envelope: Envelope, event: Event, shown: dict[str, Any] | None) -> LogItem:
+def _item(envelope: Envelope, event: Event, shown: dict[str, Any] | None, now: Any) -> LogItem:
     return LogItem(
         seq=envelope.seq,
         recorded_at=envelope.recorded_at,
         actor=envelope.actor,
         hash=envelope.hash.hex(),
-        text=describe(event),
+        text=describe(event, now),
         line=envelope.to_json_line(shown).decode(),
     )
 
@@ -151,6 +157,6 @@ def replay_items(
             continue
         yield ReplayItem(
             seq=envelope.seq,
-            text=describe(event),
+            text=describe(event, folded.state),
             lines=conflict_lines(folded, key, viewer) if key else [],
         )

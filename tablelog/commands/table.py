@@ -19,13 +19,16 @@ from tablelog.commands import state
 from tablelog.commands.access import Caller
 from tablelog.commands.group_commit import OnBegin, OnCommit, OnDone, Order, place
 from tablelog.commands.log import MAX_SEQ
-from tablelog.errors import RuleViolation
+from tablelog.errors import InvalidInput, RuleViolation
 from tablelog.events.base import Event
 from tablelog.events.envelope import Envelope
 from tablelog.projections.fold import Folded
 from tablelog.projections.views import state_view
 from tablelog.rules.common import Clocked, Command
+from tablelog.rules.names import player_name
+from tablelog.rules.table import GM
 from tablelog.storage import CampaignHead, EventStore
+from tablelog.storage.access import seat_roles
 
 _RANDOM = secrets.SystemRandom()
 
@@ -99,6 +102,33 @@ def campaign_state(store: EventStore, campaign: str, *, at: int | None = None) -
         return state.state_at(store, campaign, at)
     with state.reading(store, campaign) as folded:
         return copy.deepcopy(folded)
+
+
+def viewer_named(store: EventStore, campaign: str, name: str) -> str:
+    """The viewer `--as NAME` asks for on a local database: the GM's seat (`gm` or the GM's
+    name), a player of the campaign, or an observer (who sees what is public). Any other
+    name is refused: it would show an outsider's view under a name nobody holds."""
+    key = player_name(name, "--as name")
+    with state.reading(store, campaign) as folded:
+        gm = str(getattr(folded.state, "gm", GM))
+        # Every ruleset's state keeps its players by key (a dict or a list of keys).
+        players = [str(p) for p in getattr(folded.state, "players", ()) if p not in (gm, GM)]
+    if key in (GM, gm):
+        return GM
+    if key in players:
+        return key
+    seats = seat_roles(store, campaign)
+    if key in seats:
+        return key if "player" in seats[key] else f"observer:{key}"
+    observers = [p for p, roles in seats.items() if roles == {"observer"}]
+    who = f"a player ({', '.join(players) or 'none yet'})"
+    if observers:
+        who += f", an observer ({', '.join(sorted(observers))})"
+    raise InvalidInput(
+        f"{name.strip()} is no player or observer of campaign {campaign}; --as names {who} "
+        f"or the GM ({gm})",
+        code="unknown-viewer",
+    )
 
 
 def state_view_of(

@@ -7,6 +7,7 @@ the real log is only ever read.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -17,6 +18,7 @@ from tablelog.commands.log import MAX_SEQ
 from tablelog.commands.table import execute
 from tablelog.commands.transfer import copy_campaign
 from tablelog.errors import Forbidden, InvalidInput, TablelogError
+from tablelog.events.envelope import Envelope
 from tablelog.projections.fold import fold
 from tablelog.projections.registry import describe, views_for
 from tablelog.projections.views import state_view
@@ -62,28 +64,64 @@ def state_of(store: EventStore, campaign: str) -> dict[str, Any]:
         return state_view(folded)
 
 
-def differences(real: dict[str, Any], whatif: dict[str, Any]) -> list[Difference]:
-    """Conflicts whose outcome (or existence) differs between two `state --json` views."""
+class Compared(msgspec.Struct, frozen=True, kw_only=True):
+    """Two views' conflicts, compared: `differences`, whose outcomes differ (who beat whom,
+    or the `outcome` sentences); `progress`, whose outcomes agree as far as both went but
+    one went further (its status differs, or one side has more of the same beats and
+    sentences while the other is still open or absent: a what-if that stopped earlier, or
+    played on)."""
+
+    differences: list[Difference]
+    progress: list[Difference]
+
+
+def compared(real: dict[str, Any], whatif: dict[str, Any]) -> Compared:
+    """Conflicts that differ between two `state --json` views, outcomes and progress apart."""
     real_conflicts: dict[str, Any] = real.get("conflicts", {})
     whatif_conflicts: dict[str, Any] = whatif.get("conflicts", {})
-    found: list[Difference] = []
+    outcomes: list[Difference] = []
+    progress: list[Difference] = []
     for key in [*real_conflicts, *(k for k in whatif_conflicts if k not in real_conflicts)]:
         mine, theirs = real_conflicts.get(key, {}), whatif_conflicts.get(key, {})
-        compared = ("beats", "status", "outcome")
-        if all(mine.get(part) == theirs.get(part) for part in compared):
+        parts = ("beats", "status", "outcome")
+        if all(mine.get(part) == theirs.get(part) for part in parts):
             continue
-        found.append(
-            Difference(
-                conflict=key,
-                real=mine.get("beats", []),
-                whatif=theirs.get("beats", []),
-                real_status=mine.get("status"),
-                whatif_status=theirs.get("status"),
-                real_outcome=mine.get("outcome", []),
-                whatif_outcome=theirs.get("outcome", []),
-            )
+        found = Difference(
+            conflict=key,
+            real=mine.get("beats", []),
+            whatif=theirs.get("beats", []),
+            real_status=mine.get("status"),
+            whatif_status=theirs.get("status"),
+            real_outcome=mine.get("outcome", []),
+            whatif_outcome=theirs.get("outcome", []),
         )
-    return found
+        (progress if _goes_further(mine, theirs) else outcomes).append(found)
+    return Compared(differences=outcomes, progress=progress)
+
+
+def differences(real: dict[str, Any], whatif: dict[str, Any]) -> list[Difference]:
+    """Conflicts whose outcome differs between two `state --json` views (`compared`)."""
+    return compared(real, whatif).differences
+
+
+def _goes_further(one: dict[str, Any], other: dict[str, Any]) -> bool:
+    """Whether the two agree as far as both went: the same beats and sentences, or one side
+    unfinished (open, or absent) with a beginning of the other's."""
+    if all(one.get(part) == other.get(part) for part in ("beats", "outcome")):
+        return True
+    return _prefix_of(one, other) or _prefix_of(other, one)
+
+
+def _prefix_of(short: dict[str, Any], long: dict[str, Any]) -> bool:
+    """`short` is unfinished (open or absent) and holds a beginning of `long`'s beats and
+    outcome sentences: nothing it decided differs, it decided less."""
+    if short.get("status") not in (None, "open"):
+        return False
+    for part in ("beats", "outcome"):
+        mine, theirs = short.get(part) or [], long.get(part) or []
+        if mine != theirs[: len(mine)]:
+            return False
+    return True
 
 
 class PlayedEvent(msgspec.Struct, frozen=True, kw_only=True):
@@ -101,6 +139,7 @@ class WhatIfResult(msgspec.Struct, frozen=True, kw_only=True):
     state: dict[str, Any]
     differences: list[Difference]
     played: list[Played]
+    progress: list[Difference] = []  # see `Compared`
 
 
 def play_whatif(
@@ -126,7 +165,7 @@ def play_whatif(
             f"{at} {hidden} (choose another --at, or run it on a database of your own)",
             code="whatif-hidden",
         )
-    played: list[Played] = []
+    written_by: list[Sequence[Envelope]] = []
     try:
         for number, command in enumerate(commands, start=1):
             try:
@@ -137,9 +176,18 @@ def play_whatif(
                     "log is unchanged",
                     code="whatif-refused",
                 ) from None
-            events = [PlayedEvent(seq=e.seq, text=describe(e.event())) for e in written]
-            played.append(Played(events=events))
-        imagined = state_view(fold(scratch.read(campaign)), caller.viewer)
+            written_by.append(written)
+        folded = fold(scratch.read(campaign))
+        imagined = state_view(folded, caller.viewer)
     finally:
         scratch.close()
-    return WhatIfResult(state=imagined, differences=differences(real, imagined), played=played)
+    played = [
+        Played(
+            events=[PlayedEvent(seq=e.seq, text=describe(e.event(), folded.state)) for e in written]
+        )
+        for written in written_by
+    ]
+    found = compared(real, imagined)
+    return WhatIfResult(
+        state=imagined, differences=found.differences, progress=found.progress, played=played
+    )

@@ -42,16 +42,22 @@ class RulesetViews(Generic[S]):
 
     - `state_view(state, viewer)`: the ruleset's own keys of `state --json` (core code puts
       `campaign`, `ruleset`, `seq`, `session`, `session_open` and `scene` first); it must hold
-      `conflicts`, each with `status` and `beats` ([winner, loser] pairs), which `whatif`
-      compares; a conflict may add `outcome`, a list of sentences for what else its outcome
-      is (amounts, damage types) that `beats` cannot say, and `whatif` compares that too.
+      `conflicts`, each with `status` (`open` while under way) and `beats` ([winner, loser]
+      pairs), which `whatif` compares; a conflict may add `outcome`, a list of sentences for
+      what else its outcome is (amounts, damage types) that `beats` cannot say, and `whatif`
+      compares that too (an open conflict's beats and sentences so far are a beginning of
+      what they will be: `whatif` tells a different outcome from one not as far along).
       `state_lines(view)` is `state` as text, from that whole view (local or from the
       service alike).
     - `show_view(state, conflict, viewer)`: a conflict round by round (`conflict` None: the
       only open one; NotFound when there is none), and `show_lines(state, view)` as text.
       `kept_at(state, conflict)` is the seq whose state still holds a conflict whole when
       this state keeps only a record of it (None: this one does).
-    - `describe(event)`: one line of words for the log.
+    - `describe(event)`: one line of words for the log. `describe_in(event, state)`
+      (optional): the same line given the campaign's state (now, or just after the event
+      when a command answers), for words the event alone cannot give: names as they were
+      created where the event holds keys. Core code calls it wherever a state is at hand
+      (`log`, `replay`, `whatif`, a command's answer), `describe` elsewhere.
     - `hidden_fields(event, viewer, state)`: the event's fields `viewer` may not see given the
       state now; the generic `redact` blanks them and the salt. `hides(state, viewer)`: why
       the state hides something from `viewer` (a what-if through the service then refuses
@@ -83,6 +89,7 @@ class RulesetViews(Generic[S]):
     panels: Callable[[S, str | None], list[Panel]] | None = None
     actions: Callable[[S, str | None], list[Action]] | None = None
     reveals: Callable[[Event], bool] = lambda event: "reveal" in event.type_name()
+    describe_in: Callable[[Event, S], str] | None = None
 
     def read(self, name: str) -> Read[S] | None:
         return next((r for r in self.reads if r.name == name), None)

@@ -60,8 +60,9 @@ def revoked_text(event: AccessRevoked, seq: int | None = None) -> str:
     return f"{who} revoked {event.player}'s access{at}: {event.revoked} token(s) stopped working"
 
 
-def describe(event: Event) -> str:
-    """One line of words for any event: the core's own, or its ruleset's."""
+def describe(event: Event, state: Any = None) -> str:
+    """One line of words for any event: the core's own, or its ruleset's (given the
+    campaign's `state` when the caller has it: `RulesetViews.describe_in`)."""
     match event:
         case CampaignCreated():
             return f"campaign {event.campaign} created ({event.ruleset}, GM {event.gm})"
@@ -86,7 +87,10 @@ def describe(event: Event) -> str:
     place = next((p for p in rulesets.places() if p.events == module), None)
     if place is None:
         return event.type_name()
-    return views_for(place.name).describe(event)
+    views = views_for(place.name)
+    if state is not None and views.describe_in is not None:
+        return views.describe_in(event, state)
+    return views.describe(event)
 
 
 HIDDEN = None  # what a hidden field holds in a filtered payload

@@ -76,6 +76,21 @@ def _session_ended(idle_before: int, born_before: int) -> ColumnElement[bool]:
     )
 
 
+def seat_roles(store: EventStore, campaign: str) -> dict[str, frozenset[str]]:
+    """Everyone who has held a token of `campaign` (live or revoked), with the roles of
+    their tokens: the service's seats, observers included (who join no ruleset's state)."""
+    with store.engine.connect() as conn:
+        rows = conn.execute(
+            select(access_tokens.c.player, access_tokens.c.role).where(
+                access_tokens.c.campaign_id == campaign
+            )
+        ).all()
+    seats: dict[str, set[str]] = {}
+    for player, role in rows:
+        seats.setdefault(str(player), set()).add(str(role))
+    return {player: frozenset(roles) for player, roles in seats.items()}
+
+
 def live_tokens(
     store: EventStore, campaign: str, *, idle_before: int = 0, born_before: int = 0
 ) -> frozenset[str]:

@@ -9,7 +9,7 @@ leaves the database as it was.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from sqlalchemy.engine import Connection
 
@@ -29,9 +29,10 @@ class BulkLoad:
         self._conn = connection
         self._label = label
 
-    def create(self, name: str, ruleset: str) -> None:
-        """A new campaign with an empty chain; AlreadyExists when the name is taken."""
-        insert_campaign(self._conn, name, ruleset)
+    def create(self, name: str, ruleset: str, *, like: Callable[[str], str] | None = None) -> None:
+        """A new campaign with an empty chain; AlreadyExists when the name is taken, or
+        (given `like`: see `insert_campaign`) when a campaign's name looks like it."""
+        insert_campaign(self._conn, name, ruleset, like=like)
 
     def insert(self, rows: Sequence[EventRow]) -> None:
         """Events of campaigns created in this load, each chained onto the one before."""

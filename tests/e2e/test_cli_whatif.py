@@ -72,10 +72,15 @@ def test_an_empty_file_shows_the_state_at_the_cut(tmp_path: Path) -> None:
     (tmp_path / "nothing.txt").write_text("# nothing to do\n\n", encoding="utf-8")
     result = json.loads(ok(run(tmp_path, "whatif", "--at", REVEAL_3, "nothing.txt", "--json")))
     assert result["state"]["seq"] == 47
-    # Cut before the close, the fight is still open: its outcome differs from the real one.
-    (difference,) = result["differences"]
-    assert difference["whatif"] == []
-    assert difference["whatif_status"] == "open"
+    # Cut before the close, the fight is still open: not a different outcome, only one not
+    # as far along (its status and its beats so far, none yet), reported apart.
+    assert result["differences"] == []
+    (unfinished,) = result["progress"]
+    assert (unfinished["conflict"], unfinished["whatif"]) == ("fight", [])
+    assert (unfinished["real_status"], unfinished["whatif_status"]) == ("closed", "open")
+    text = ok(run(tmp_path, "whatif", "--at", REVEAL_3, "nothing.txt"))
+    assert "no outcome differs from the real one" in text
+    assert "conflict fight differs only in how far it went (its status or length)" in text
 
 
 @pytest.mark.parametrize(

@@ -82,7 +82,7 @@ def test_a_conflict_through_the_service(tmp_path: Path) -> None:
             )
             assert (peek.status_code, peek.json()["code"]) == (403, "not-yours")
             line = refused(service.client(ben, "night-terrors", "hand", "Alice"))
-            assert line == "not-yours: alice's hand is visible to its player only"
+            assert line == "not-yours: Alice's hand is visible to its player only"
 
             # NT-1 over HTTP: Ann raises 6D + KS; Ben sees 7C + 5H and pays 6 Blood.
             table.refuse(
@@ -107,10 +107,10 @@ def test_a_conflict_through_the_service(tmp_path: Path) -> None:
             )
             # The CLI as the service's client: same command, same output.
             saw = ok(service.client(ben, "night-terrors", "see", "c1", "Bob", "7C", "5H"))
-            assert "bob pays 6 (trump fallout) under Spades: blood 6" in saw
+            assert "Bob pays 6 (trump fallout) under Spades: blood 6" in saw
             assert table.get(ann, "/state")["characters"]["bob"]["blood"] == 14
             line = refused(service.client(ann, "night-terrors", "raise", "c1", "Alice", "2C", "3C"))
-            assert line == "nt-not-your-raise: it is bob's raise"
+            assert line == "nt-not-your-raise: it is Bob's raise"
             # Only the GM abandons a conflict (one a quiet player would hold open).
             quit_ = {"reason": "I would rather not"}
             table.refuse(ann, f"{C1}/abandon", quit_, 403, "gm-only")

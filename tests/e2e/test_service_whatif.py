@@ -46,6 +46,7 @@ def test_the_alternate_ending_through_the_service_as_gm_and_as_a_player(
         args = (*_as(url, token), "whatif", "--at", REVEAL_3, "alternate.txt", "--json")
         remote = json.loads(ok(run(where, *args)))
         assert remote["differences"] == local["differences"]
+        assert remote["progress"] == local["progress"]
         assert remote["state"]["conflicts"] == local["state"]["conflicts"]
         assert remote["state"]["tokens"] == local["state"]["tokens"]
     text = ok(run(where, *_as(url, gm), "whatif", "--at", REVEAL_3, "alternate.txt"))

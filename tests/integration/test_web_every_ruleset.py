@@ -121,9 +121,9 @@ def test_the_night_terrors_page_shows_a_players_own_hand_and_no_other(tmp_path: 
                 headers={"Origin": url, "X-CSRF-Token": ben_csrf},
             )
             assert refused.status_code == 422, refused.text
-            assert refused.json()["message"] == "only alice decides the stakes of c1; bob is out"
+            assert refused.json()["message"] == "only Alice decides the stakes of c1; Bob is out"
             after = html.unescape(ben.get("/campaigns/night-terrors/play/table").text)
-            assert "alice: The ledger is hers." in after
+            assert "Alice: The ledger is hers." in after
         finally:
             ann.close()
             ben.close()

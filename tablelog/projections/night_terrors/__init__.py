@@ -11,7 +11,7 @@ from tablelog.rules.night_terrors.state import NightTerrorsState
 
 
 def _show_lines(state: NightTerrorsState, view: dict[str, Any]) -> list[str]:
-    return text.show_lines(view)
+    return text.show_lines(view, text.spellings(state))
 
 
 VIEWS = RulesetViews[NightTerrorsState](
@@ -20,6 +20,7 @@ VIEWS = RulesetViews[NightTerrorsState](
     show_view=views.show,
     show_lines=_show_lines,
     describe=text.describe,
+    describe_in=text.describe_in,
     hidden_fields=visibility.hidden_fields,
     hides=visibility.hides,
     kept_at=views.kept_at,

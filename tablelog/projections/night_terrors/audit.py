@@ -16,7 +16,17 @@ from tablelog.events import night_terrors as ev
 from tablelog.events.base import Event
 from tablelog.projections.account import Discrepancy, Table
 from tablelog.projections.book import Book, Chapter
-from tablelog.projections.night_terrors.text import answer_words, paid_words, raise_words
+from tablelog.projections.night_terrors.text import (
+    answer_words,
+    emptied_words,
+    escalated_words,
+    left_words,
+    listed,
+    named,
+    paid_words,
+    raise_words,
+    spellings,
+)
 from tablelog.rules.night_terrors import payment
 from tablelog.rules.night_terrors.cards import SUIT_NAMES, deciders, judge, trump_value, value
 from tablelog.rules.night_terrors.settle import CONSEQUENCE
@@ -126,14 +136,17 @@ class NightTerrorsAuditor:
         )
 
     def explain(self, book: Book, state: NightTerrorsState, seq: int, event: Event) -> None:
+        names = spellings(state)  # characters named as created in the account's words
         if isinstance(event, ev.ConflictOpened):
             title = (
-                f"conflict {event.conflict} ({', '.join(event.participants)}; "
+                f"conflict {event.conflict} ({listed(names, event.participants)}; "
                 f"{event.conflict_type}, trump {SUIT_NAMES[event.trump]})"
             )
             here: Chapter = book.begin(event.conflict, title, seq, state.table.session or None)
             what = f"; stakes: {event.stakes}" if event.stakes else ""
-            here.note("Setup", seq, "open", f"{event.aggressor} is the aggressor{what}")
+            here.note(
+                "Setup", seq, "open", f"{named(names, event.aggressor)} is the aggressor{what}"
+            )
             o = state.options
             rule = _VALUE_RULE.format(face=o.face_value, ace=o.ace_value)
             here.note("Setup", seq, "rules", f"card values: {rule}; middle card: {o.middle}")
@@ -153,7 +166,7 @@ class NightTerrorsAuditor:
                     title,
                     seq,
                     "raise",
-                    raise_words(event),
+                    raise_words(event, names),
                     value=event.value,
                     trump_value=event.trump_value,
                 )
@@ -162,7 +175,7 @@ class NightTerrorsAuditor:
                     title,
                     seq,
                     "answer",
-                    answer_words(event),
+                    answer_words(event, names),
                     total=event.total,
                     outcome=event.outcome,
                     fallout=event.fallout,
@@ -174,16 +187,14 @@ class NightTerrorsAuditor:
                     title,
                     seq,
                     "escalation",
-                    f"{event.by} escalates: trump "
-                    f"{SUIT_NAMES[event.from_trump]} -> {SUIT_NAMES[event.to_trump]}; "
-                    "everyone still in draws",
+                    f"{escalated_words(event, names)}; everyone still in draws",
                 )
             case ev.CostPaid():
                 chapter.note(
                     chapter.latest or title,
                     seq,
                     "payment",
-                    paid_words(event),
+                    paid_words(event, names),
                     blood=event.blood,
                     sweat=event.sweat,
                     tears=event.tears,
@@ -193,14 +204,14 @@ class NightTerrorsAuditor:
                     title,
                     seq,
                     "pool",
-                    f"{event.character_id}'s {event.pool} is 0: {event.consequence}",
+                    emptied_words(event, names),
                 )
             case ev.ParticipantLeft():
                 chapter.note(
                     title,
                     seq,
                     "out",
-                    f"{event.character_id} is out ({event.reason.replace('_', ' ')})",
+                    left_words(event, names),
                 )
             case ev.ConflictEnded():
                 left = found.left if found else {}
@@ -209,7 +220,7 @@ class NightTerrorsAuditor:
                 section.table = Table(
                     columns=["character", "result"],
                     rows=[
-                        [k, "wins" if k in event.winners else left.get(k, stopped)]
+                        [named(names, k), "wins" if k in event.winners else left.get(k, stopped)]
                         for k in (found.opened.participants if found else [])
                     ],
                 )
@@ -217,11 +228,13 @@ class NightTerrorsAuditor:
                     "Outcome",
                     seq,
                     "outcome",
-                    f"{deciders(event.winners)} the stakes: {event.rule}",
+                    f"{deciders([named(names, w) for w in event.winners])} the stakes: "
+                    f"{event.rule}",
                     winners=event.winners,
                 )
             case ev.OutcomeNarrated():
-                chapter.note("Outcome", seq, "narration", f"{event.character_id}: {event.text}")
+                who = named(names, event.character_id)
+                chapter.note("Outcome", seq, "narration", f"{who}: {event.text}")
             case _:
                 chapter.touch(seq)
 

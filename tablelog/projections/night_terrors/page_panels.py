@@ -181,7 +181,7 @@ def conflict_panel(
         facts=facts,
         cards=mine,
         grid=Grid(header=header, rows=rows),
-        lines=text.show_lines(shown),
+        lines=text.show_lines(shown, text.spellings(state)),
         waiting=waiting(shown, characters),
         conflict=conflict.key,
     )

@@ -13,10 +13,17 @@ import msgspec
 
 from tablelog.errors import Forbidden
 from tablelog.events import night_terrors as ev
-from tablelog.projections.night_terrors.text import answer_words, paid_words
+from tablelog.projections.night_terrors.text import (
+    Names,
+    answer_words,
+    emptied_words,
+    escalated_words,
+    left_words,
+    paid_words,
+    spellings,
+)
 from tablelog.projections.night_terrors.visibility import sees_hand
 from tablelog.rules.night_terrors import flow
-from tablelog.rules.night_terrors.cards import SUIT_NAMES
 from tablelog.rules.night_terrors.state import Character, Conflict, Exchange, NightTerrorsState
 
 
@@ -99,29 +106,27 @@ def _raise(raised: ev.RaiseMade) -> dict[str, Any]:
     }
 
 
-def _step_words(step: Any) -> str:
+def _step_words(step: Any, names: Names) -> str:
+    """A step in words, characters named as created (the view's values stay keys)."""
     match step:
         case ev.RaiseAnswered():
-            return answer_words(step)
+            return answer_words(step, names)
         case ev.ConflictEscalated():
-            return (
-                f"{step.by} escalates to {step.conflict_type}: trump "
-                f"{SUIT_NAMES[step.from_trump]} -> {SUIT_NAMES[step.to_trump]}"
-            )
+            return escalated_words(step, names)
         case ev.CostPaid():
-            return paid_words(step)
+            return paid_words(step, names)
         case ev.PoolEmptied():
-            return f"{step.character_id}'s {step.pool} is 0: {step.consequence}"
+            return emptied_words(step, names)
         case ev.ParticipantLeft():
-            return f"{step.character_id} is out ({step.reason.replace('_', ' ')})"
+            return left_words(step, names)
     return ""
 
 
-def exchange_view(exchange: Exchange, live: bool) -> dict[str, Any]:
+def exchange_view(exchange: Exchange, live: bool, names: Names) -> dict[str, Any]:
     return {
         "raise": _raise(exchange.raised),
         "answers": [_without(msgspec.to_builtins(a), "conflict", "type") for a in exchange.answers],
-        "steps": [_step_words(s) for s in exchange.steps],
+        "steps": [_step_words(s, names) for s in exchange.steps],
         "owing": list(exchange.owing) if live else [],
     }
 
@@ -133,10 +138,13 @@ def _without(data: Any, *names: str) -> dict[str, Any]:
 
 def show_view(state: NightTerrorsState, found: Conflict, viewer: str | None) -> dict[str, Any]:
     live = found.status == "open"
+    names = spellings(state)
     return {
         "conflict": found.key,
         **conflict_summary(state, found),
-        "exchanges": [exchange_view(x, live and x is found.current) for x in found.exchanges],
+        "exchanges": [
+            exchange_view(x, live and x is found.current, names) for x in found.exchanges
+        ],
         "narrations": [list(n) for n in found.narrations],
     }
 
@@ -170,10 +178,11 @@ def hand(state: NightTerrorsState, name: str, viewer: str | None) -> dict[str, A
     who = flow.character(state, name)
     if not sees_hand(state, who.key, viewer):
         owner = "the GM (an NPC)" if who.player == state.gm else "its player"
-        raise Forbidden(f"{who.key}'s hand is visible to {owner} only", code="not-yours")
+        raise Forbidden(f"{who.display}'s hand is visible to {owner} only", code="not-yours")
     owed = state.draws.get(who.key)
     return {
         "character": who.key,
+        "name": who.display,
         "cards": list(who.hand),
         "held": who.held,
         "deck": len(state.deck),

@@ -47,24 +47,25 @@ def _ready(state: NightTerrorsState, who: Character) -> None:
     """Nothing left over from a hand reset (discards, recorded draws) before a conflict."""
     if who.key in state.discards:
         raise RuleViolation(
-            f"{who.key} holds {n_cards(len(who.hand))} and discards {state.discards[who.key]} "
+            f"{who.display} holds {n_cards(len(who.hand))} and discards {state.discards[who.key]} "
             "before a conflict opens",
             code="nt-discard-first",
         )
     if who.key in state.draws:
         raise RuleViolation(
-            f"{who.key} still draws {n_cards(state.draws[who.key].count)} (record them with draw)",
+            f"{who.display} still draws {n_cards(state.draws[who.key].count)} "
+            "(record them with draw)",
             code="nt-draw-first",
         )
     for pool, left in who.pools().items():
         if left <= 0:
             raise RuleViolation(
-                f"{who.key}'s {pool.capitalize()} is 0; an emptied character takes no part",
+                f"{who.display}'s {pool.capitalize()} is 0; an emptied character takes no part",
                 code="nt-incapacitated",
             )
     busy = flow.conflict_of(state, who.key)
     if busy is not None:
-        raise RuleViolation(f"{who.key} is already in conflict {busy.key}", code="nt-busy")
+        raise RuleViolation(f"{who.display} is already in conflict {busy.key}", code="nt-busy")
 
 
 def open_conflict(state: NightTerrorsState, cmd: c.OpenConflict) -> list[Event]:
@@ -99,13 +100,13 @@ def _no_debts(state: NightTerrorsState, found: Conflict, who: Character) -> None
     if who.key in found.still_in and who.key in flow.drawing(state, found):
         owed = state.draws[who.key]
         raise RuleViolation(
-            f"{who.key} still draws {n_cards(owed.count)} (record them with draw)",
+            f"{who.display} still draws {n_cards(owed.count)} (record them with draw)",
             code="nt-draw-first",
         )
     costs = state.costs.get(who.key)
     if costs:
         raise RuleViolation(
-            f"{who.key} owes {costs[0].amount} ({_CAUSES[costs[0].cause]}); pay it first",
+            f"{who.display} owes {costs[0].amount} ({_CAUSES[costs[0].cause]}); pay it first",
             code="nt-pay-first",
         )
 
@@ -116,14 +117,17 @@ def make_raise(state: NightTerrorsState, cmd: c.Raise) -> list[Event]:
     exchange = found.current
     if exchange is not None and exchange.owing:
         raise RuleViolation(
-            f"{exchange.owing[0]} has not answered the raise of {exchange.raised.value} yet",
+            f"{flow.shown(state, exchange.owing[0])} has not answered the raise of "
+            f"{exchange.raised.value} yet",
             code="nt-answers-owed",
         )
     for key in found.still_in:
         _no_debts(state, found, state.characters[key])
     turn = flow.next_raiser(state, found)
     if turn != who.key:
-        raise RuleViolation(f"it is {turn}'s raise", code="nt-not-your-raise")
+        raise RuleViolation(
+            f"it is {flow.shown(state, turn or '')}'s raise", code="nt-not-your-raise"
+        )
     held = who.held
     allowed = 3 if held is not None else 2
     if len(cmd.cards) != 2 and not (len(cmd.cards) == 3 and allowed == 3):
@@ -161,13 +165,19 @@ def _answering(state: NightTerrorsState, found: Conflict, name: str) -> Characte
         turn = flow.next_raiser(state, found) if flow.exchange_over(state, found) else None
         raise RuleViolation(
             f"there is no raise to answer in {found.key}"
-            + (f"; it is {turn}'s raise" if turn else "; the cards are still being drawn"),
+            + (
+                f"; it is {flow.shown(state, turn)}'s raise"
+                if turn
+                else "; the cards are still being drawn"
+            ),
             code="nt-no-raise",
         )
     if who.key == exchange.raised.raiser:
-        raise RuleViolation(f"{who.key} made this raise; the others answer it", code="nt-own-raise")
+        raise RuleViolation(
+            f"{who.display} made this raise; the others answer it", code="nt-own-raise"
+        )
     if who.key not in exchange.owing:
-        raise RuleViolation(f"{who.key} already answered this raise", code="nt-answered")
+        raise RuleViolation(f"{who.display} already answered this raise", code="nt-answered")
     _no_debts(state, found, who)
     return who
 
@@ -178,7 +188,7 @@ def _cannot_see(state: NightTerrorsState, found: Conflict, who: Character, what:
         return
     if can_meet(who.hand, raised.value, state.options):
         raise RuleViolation(
-            f"{who.key} can meet the raise of {raised.value} with cards in hand; {what} is for "
+            f"{who.display} can meet the raise of {raised.value} with cards in hand; {what} is for "
             "one who cannot see (see it, or give)",
             code="nt-can-see",
         )
@@ -265,8 +275,8 @@ def give(state: NightTerrorsState, cmd: c.Give) -> list[Event]:
     exchange = found.current
     if exchange is not None and exchange.owing and exchange.raised.raiser == who.key:
         raise RuleViolation(
-            f"{who.key}'s raise of {exchange.raised.value} still waits for "
-            f"{', '.join(exchange.owing)}; {who.key} may give once it is answered",
+            f"{who.display}'s raise of {exchange.raised.value} still waits for "
+            f"{flow.listed(state, exchange.owing)}; {who.display} may give once it is answered",
             code="nt-raise-waits",
         )
     owes = exchange is not None and who.key in exchange.owing
@@ -284,7 +294,7 @@ def pay(state: NightTerrorsState, cmd: c.Pay) -> list[Event]:
     who = flow.character(state, cmd.character)
     owed = state.costs.get(who.key)
     if not owed:
-        raise RuleViolation(f"{who.key} owes nothing", code="nt-nothing-owed")
+        raise RuleViolation(f"{who.display} owes nothing", code="nt-nothing-owed")
     cost = owed[0]
     trump = state.conflicts[cost.conflict].trump
     split = payment.check(
@@ -322,7 +332,8 @@ def narrate(state: NightTerrorsState, cmd: c.Narrate) -> list[Event]:
     deciding = found.winners or found.opened.participants
     if who.key not in deciding:
         raise RuleViolation(
-            f"only {deciders(deciding)} the stakes of {found.key}; {who.key} is out",
+            f"only {deciders([flow.shown(state, k) for k in deciding])} the stakes of "
+            f"{found.key}; {who.display} is out",
             code="nt-not-winner",
         )
     text = text_of(cmd.text, "narration")

@@ -42,14 +42,24 @@ def character(state: NightTerrorsState, name: str) -> Character:
     return found
 
 
+def shown(state: NightTerrorsState, key: str) -> str:
+    """A character's name as created (`Alice`), for sentences; keys stay in events."""
+    found = state.characters.get(key)
+    return found.display if found is not None else key
+
+
+def listed(state: NightTerrorsState, keys: list[str]) -> str:
+    return ", ".join(shown(state, k) for k in keys)
+
+
 def member(state: NightTerrorsState, found: Conflict, name: str) -> Character:
     """A character still in `found`; `carol is not in conflict c1` otherwise."""
     who = character(state, name)
     if who.key not in found.opened.participants:
-        raise RuleViolation(f"{who.key} is not in conflict {found.key}", code="nt-not-in")
+        raise RuleViolation(f"{who.display} is not in conflict {found.key}", code="nt-not-in")
     if who.key not in found.still_in:
         why = found.left.get(who.key, "left")
-        raise RuleViolation(f"{who.key} is out of conflict {found.key} ({why})", code="nt-out")
+        raise RuleViolation(f"{who.display} is out of conflict {found.key} ({why})", code="nt-out")
     return who
 
 

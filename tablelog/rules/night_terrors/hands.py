@@ -101,7 +101,7 @@ def cards_in_hand(character: Character, given: list[str]) -> list[str]:
     for code in codes:
         if code not in character.hand:
             raise RuleViolation(
-                f"card {code} is not in {character.key}'s hand", code="nt-not-in-hand"
+                f"card {code} is not in {character.display}'s hand", code="nt-not-in-hand"
             )
     return codes
 
@@ -116,12 +116,12 @@ def draw(state: NightTerrorsState, cmd: c.Draw) -> list[Event]:
         )
     owed = state.draws.get(who.key)
     if owed is None:
-        raise RuleViolation(f"{who.key} owes no cards to draw", code="nt-no-draw-owed")
+        raise RuleViolation(f"{who.display} owes no cards to draw", code="nt-no-draw-owed")
     available = len(state.deck) + len(state.set_aside)
     due = min(owed.count, available)
     if len(cmd.cards) != due:
         raise RuleViolation(
-            f"{who.key} draws {n_cards(due)} ({owed.reason}); {len(cmd.cards)} given",
+            f"{who.display} draws {n_cards(due)} ({owed.reason}); {len(cmd.cards)} given",
             code="nt-draw-count",
         )
     made: list[Event] = []
@@ -150,13 +150,13 @@ def discard(state: NightTerrorsState, cmd: c.Discard) -> list[Event]:
     owed = state.discards.get(who.key)
     if owed is None:
         raise RuleViolation(
-            f"{who.key} holds {len(who.hand)} cards and has nothing to discard down "
+            f"{who.display} holds {len(who.hand)} cards and has nothing to discard down "
             f"(a hand above {state.options.hand_size} discards at a reset)",
             code="nt-no-discard-owed",
         )
     if len(cmd.cards) != owed:
         raise RuleViolation(
-            f"{who.key} discards {n_cards(owed)} to hold {state.options.hand_size}; "
+            f"{who.display} discards {n_cards(owed)} to hold {state.options.hand_size}; "
             f"{len(cmd.cards)} given",
             code="nt-discard-count",
         )
@@ -174,16 +174,18 @@ def refresh(state: NightTerrorsState, cmd: c.Refresh) -> list[Event]:
         )
     if who.key in state.discards:
         raise RuleViolation(
-            f"{who.key} first discards {n_cards(state.discards[who.key])} down to "
+            f"{who.display} first discards {n_cards(state.discards[who.key])} down to "
             f"{state.options.hand_size}",
             code="nt-discard-first",
         )
     if who.key in state.draws:
         raise RuleViolation(
-            f"{who.key} first draws {n_cards(state.draws[who.key].count)}", code="nt-draw-first"
+            f"{who.display} first draws {n_cards(state.draws[who.key].count)}", code="nt-draw-first"
         )
     if who.key in state.refreshed:
-        raise RuleViolation(f"{who.key} has already refreshed at this reset", code="nt-refreshed")
+        raise RuleViolation(
+            f"{who.display} has already refreshed at this reset", code="nt-refreshed"
+        )
     if not cmd.cards:
         raise InvalidInput("a refresh discards at least one card", code="nt-no-cards")
     codes = cards_in_hand(who, cmd.cards)

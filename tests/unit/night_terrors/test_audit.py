@@ -28,10 +28,10 @@ def test_a_log_the_rules_wrote_audits_clean(new: Tables) -> None:
     account = account_of(played(new).store.read("t"))
     assert account.discrepancies == []
     notes = [n.text for conflict in account.conflicts for s in conflict.sections for n in s.notes]
-    assert any("alice raises 9H + 2D + 8D = 19" in n and "held reversal" in n for n in notes)
+    assert any("Alice raises 9H + 2D + 8D = 19" in n and "held reversal" in n for n in notes)
     assert any("push: price 19 - 11 = 8" in n and "trump fallout 9" in n for n in notes)
-    assert any(n == "bob pays 8 (price) under Spades: blood 8" for n in notes)
-    assert any("alice decides the stakes" in n for n in notes)
+    assert any(n == "Bob pays 8 (price) under Spades: blood 8" for n in notes)
+    assert any("Alice decides the stakes" in n for n in notes)
 
 
 @pytest.mark.parametrize(

@@ -112,7 +112,7 @@ def test_an_ended_conflict_is_kept_small_and_still_shown_whole(new: Tables) -> N
 def test_one_card_is_counted_as_one_card(new: Tables) -> None:
     table = new({**RECORDED, "hand_size": "1"}).given(ALICE, BOB, StartSession())
     refused = table.refuse(draw("Alice", "2C", "3C"), "nt-draw-count")
-    assert refused.message == "alice draws 1 card (session); 2 given"
+    assert refused.message == "Alice draws 1 card (session); 2 given"
     drawn = only(table.when(draw("Alice", "2C")), ev.CardsDrawn)
     assert describe(drawn) == "alice draws 1 card (session)"
 
@@ -123,7 +123,7 @@ def test_a_hand_is_read_by_its_player_alone_and_an_npcs_by_the_gm(new: Tables) -
     assert len(hand(state, "Vlad", "gm")["cards"]) == 4
     with pytest.raises(Forbidden) as refused:
         hand(state, "Vlad", "alice")
-    assert refused.value.message == "vlad's hand is visible to the GM (an NPC) only"
+    assert refused.value.message == "Vlad's hand is visible to the GM (an NPC) only"
     with pytest.raises(Forbidden) as refused:
         hand(state, "Alice", "gm")
-    assert refused.value.message == "alice's hand is visible to its player only"
+    assert refused.value.message == "Alice's hand is visible to its player only"

@@ -85,7 +85,7 @@ ROWS: list[tuple[str, dict[str, str], list[Command], Command, str, str]] = [
         RAISED,
         see("Bob", "7C", "9C"),
         "nt-not-in-hand",
-        "card 9C is not in bob's hand",
+        "card 9C is not in Bob's hand",
     ),
     (
         "raise shape",
@@ -95,14 +95,14 @@ ROWS: list[tuple[str, dict[str, str], list[Command], Command, str, str]] = [
         "nt-raise-shape",
         "a raise uses exactly 2 cards (3 only with your own held reversal card); got 3",
     ),
-    ("turn", {}, OPENED, raise_("Bob", "7C", "5H"), "nt-not-your-raise", "it is alice's raise"),
+    ("turn", {}, OPENED, raise_("Bob", "7C", "5H"), "nt-not-your-raise", "it is Alice's raise"),
     (
         "answered twice",
         {},
         [*THREE, see("Bob", "7C", "5H")],
         see("Bob", "2H", "3H"),
         "nt-answered",
-        "bob already answered this raise",
+        "Bob already answered this raise",
     ),
     (
         "does not meet",
@@ -174,7 +174,7 @@ ROWS: list[tuple[str, dict[str, str], list[Command], Command, str, str]] = [
         RAISED,
         see("Carol", "4S", "5S"),
         "nt-not-in",
-        "carol is not in conflict c1",
+        "Carol is not in conflict c1",
     ),
     (
         "ended",
@@ -191,7 +191,7 @@ ROWS: list[tuple[str, dict[str, str], list[Command], Command, str, str]] = [
         RAISED,
         push("Bob", "2H"),
         "nt-can-see",
-        "bob can meet the raise of 12 with cards in hand",
+        "Bob can meet the raise of 12 with cards in hand",
     ),
     (
         "push that meets",
@@ -207,7 +207,7 @@ ROWS: list[tuple[str, dict[str, str], list[Command], Command, str, str]] = [
         MELEE,
         c.Escalate(conflict="c1", character="Alice"),
         "nt-can-see",
-        "alice can meet the raise of 7",
+        "Alice can meet the raise of 7",
     ),
     (
         "pay first",
@@ -215,7 +215,7 @@ ROWS: list[tuple[str, dict[str, str], list[Command], Command, str, str]] = [
         [*THREE, see("Bob", "7C", "5H"), see("Carol", "8S", "9S")],
         raise_("Bob", "2H", "3H"),
         "nt-pay-first",
-        "bob owes 6 (trump fallout); pay it first",
+        "Bob owes 6 (trump fallout); pay it first",
     ),
     (
         "draw first",
@@ -223,7 +223,7 @@ ROWS: list[tuple[str, dict[str, str], list[Command], Command, str, str]] = [
         [*DEALT, open_("guns", "Alice", "Bob")],
         raise_("Alice", "6D", "KS"),
         "nt-draw-first",
-        "alice still draws 5 cards",
+        "Alice still draws 5 cards",
     ),
     (
         "answers owed",
@@ -231,7 +231,7 @@ ROWS: list[tuple[str, dict[str, str], list[Command], Command, str, str]] = [
         RAISED,
         raise_("Alice", "4C", "5C"),
         "nt-answers-owed",
-        "bob has not answered the raise of 12 yet",
+        "Bob has not answered the raise of 12 yet",
     ),
     (
         "own raise",
@@ -239,7 +239,7 @@ ROWS: list[tuple[str, dict[str, str], list[Command], Command, str, str]] = [
         RAISED,
         see("Alice", "4C", "5C"),
         "nt-own-raise",
-        "alice made this raise; the others answer it",
+        "Alice made this raise; the others answer it",
     ),
     (
         "no raise yet",
@@ -247,7 +247,7 @@ ROWS: list[tuple[str, dict[str, str], list[Command], Command, str, str]] = [
         OPENED,
         see("Bob", "7C", "5H"),
         "nt-no-raise",
-        "there is no raise to answer in c1; it is alice's raise",
+        "there is no raise to answer in c1; it is Alice's raise",
     ),
     (
         "give out of turn",
@@ -255,7 +255,7 @@ ROWS: list[tuple[str, dict[str, str], list[Command], Command, str, str]] = [
         THREE,
         c.Give(conflict="c1", character="Alice"),
         "nt-raise-waits",
-        "alice's raise of 12 still waits for bob, carol",
+        "Alice's raise of 12 still waits for Bob, Carol",
     ),
     (
         "face card taken",
@@ -290,7 +290,7 @@ ROWS: list[tuple[str, dict[str, str], list[Command], Command, str, str]] = [
         OPENED,
         open_("talk", "Carol", "Alice", conflict="c2"),
         "nt-busy",
-        "alice is already in conflict c1",
+        "Alice is already in conflict c1",
     ),
     (
         "scene mid-conflict",
@@ -314,7 +314,7 @@ ROWS: list[tuple[str, dict[str, str], list[Command], Command, str, str]] = [
         OPENED,
         draw("Alice", "7D"),
         "nt-no-draw-owed",
-        "alice owes no cards to draw",
+        "Alice owes no cards to draw",
     ),
     (
         "draw count",
@@ -322,7 +322,7 @@ ROWS: list[tuple[str, dict[str, str], list[Command], Command, str, str]] = [
         DEALT[:4],
         draw("Alice", "2C"),
         "nt-draw-count",
-        "alice draws 4 cards (session); 1 given",
+        "Alice draws 4 cards (session); 1 given",
     ),
     (
         "not in the deck",
@@ -346,7 +346,7 @@ ROWS: list[tuple[str, dict[str, str], list[Command], Command, str, str]] = [
         [*DEALT, c.Refresh(character="Carol", cards=["4D"]), draw("Carol", "8S")],
         c.Refresh(character="Carol", cards=["5D"]),
         "nt-refreshed",
-        "carol has already refreshed",
+        "Carol has already refreshed",
     ),
     (
         "nothing to discard",
@@ -354,7 +354,7 @@ ROWS: list[tuple[str, dict[str, str], list[Command], Command, str, str]] = [
         DEALT,
         c.Discard(character="Alice", cards=["2C"]),
         "nt-no-discard-owed",
-        "alice holds 4 cards and has nothing to discard down",
+        "Alice holds 4 cards and has nothing to discard down",
     ),
     (
         "narrate while open",
@@ -370,7 +370,7 @@ ROWS: list[tuple[str, dict[str, str], list[Command], Command, str, str]] = [
         ENDED,
         c.Narrate(conflict="c1", character="Bob", text="won"),
         "nt-not-winner",
-        "only alice decides the stakes of c1; bob is out",
+        "only Alice decides the stakes of c1; Bob is out",
     ),
     (
         "nothing owed",
@@ -378,7 +378,7 @@ ROWS: list[tuple[str, dict[str, str], list[Command], Command, str, str]] = [
         RAISED,
         c.Pay(character="Bob", blood=1),
         "nt-nothing-owed",
-        "bob owes nothing",
+        "Bob owes nothing",
     ),
     (
         "unknown character",
