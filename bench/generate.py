@@ -30,8 +30,8 @@ from tablelog.events.codec import encode
 from tablelog.events.core import CampaignCreated
 from tablelog.events.envelope import Envelope, Pending
 from tablelog.rules.common import Command
-from tablelog.rules.improv import commands as c
-from tablelog.rules.improv.cards import full_deck
+from tablelog.rulesets.improv.rules import commands as c
+from tablelog.rulesets.improv.rules.cards import full_deck
 from tablelog.storage import EventStore, open_store
 
 PLAYERS = [

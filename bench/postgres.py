@@ -68,7 +68,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tablelog.commands.campaigns import create_campaign
 from tablelog.commands.database import upgrade
 from tablelog.commands.table import execute
-from tablelog.rules.improv import commands as c
+from tablelog.rulesets.improv.rules import commands as c
 from tablelog.storage import EventStore, open_store
 
 DEFAULT_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -76,7 +76,7 @@ CONFLICT = "live"
 GM_SIDE = "Riso"
 TEXT = "Riso kicks a stool into Kit's path and draws. ({writer}.{i})"
 
-PRELOAD = ["psycopg", "sqlalchemy", "tablelog.commands.table", "tablelog.rules.improv"]
+PRELOAD = ["psycopg", "sqlalchemy", "tablelog.commands.table", "tablelog.rulesets.improv.rules"]
 Kind = Literal["tablelog", "raw-insert", "raw-locked"]
 
 

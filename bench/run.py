@@ -47,7 +47,7 @@ from tablelog.commands.importing import import_jsonl
 from tablelog.commands.table import execute
 from tablelog.commands.transfer import export_jsonl
 from tablelog.projections.fold import fold
-from tablelog.rules.improv import commands as c
+from tablelog.rulesets.improv.rules import commands as c
 from tablelog.storage import open_store
 from tablelog.storage.verify import verify_log
 

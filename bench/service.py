@@ -297,7 +297,7 @@ def prepare_campaign(db: Path) -> str:
     restart). Returns the GM's access token."""
     from tablelog.commands.campaigns import create_campaign
     from tablelog.commands.table import execute
-    from tablelog.rules.improv import commands as c
+    from tablelog.rulesets.improv.rules import commands as c
     from tablelog.storage import open_store
 
     store = open_store(str(db), create=True)

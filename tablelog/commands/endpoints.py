@@ -131,7 +131,25 @@ def ruleset_endpoints(ruleset: str) -> list[Endpoint]:
 
 
 def all_endpoints() -> list[Endpoint]:
-    return CORE + RNG + [e for name in rulesets.names() for e in ruleset_endpoints(name)]
+    return CORE + RNG + [e for name in loading_rulesets() for e in ruleset_endpoints(name)]
+
+
+@functools.cache
+def loading_rulesets() -> list[str]:
+    """The rulesets whose endpoints and views load: one that does not (`tablelog rulesets`
+    says why) is left out of the service and the client, and the others work all the same."""
+    return [name for name in rulesets.names() if _loads(name)]
+
+
+def _loads(name: str) -> bool:
+    from tablelog.projections.registry import views_for
+
+    try:
+        ruleset_endpoints(name)
+        views_for(name)
+    except Exception:  # a third party's package: left out, reported by `tablelog rulesets`
+        return False
+    return True
 
 
 def endpoint_for(command: Command) -> Endpoint:

@@ -78,9 +78,16 @@ def _load_all() -> bool:
 
     from tablelog import rulesets
 
-    wanted = {"tablelog.events.core", "tablelog.events.rng", *(p.events for p in rulesets.places())}
+    core = {"tablelog.events.core", "tablelog.events.rng"}
+    wanted = core | {p.events for p in rulesets.places()}
     new = wanted - _LOADED_MODULES
     for module in sorted(new):
-        importlib.import_module(module)
+        try:
+            importlib.import_module(module)
+        except Exception:
+            if module in core:
+                raise
+            # A ruleset that does not load (`tablelog rulesets` says why) leaves the others
+            # readable; its own events stay unknown types.
     _LOADED_MODULES.update(new)
     return bool(new)

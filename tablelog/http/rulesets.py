@@ -10,8 +10,7 @@ from litestar import Request, get
 from litestar.handlers import HTTPRouteHandler
 from litestar.params import FromPath
 
-from tablelog import rulesets
-from tablelog.commands.endpoints import DEFAULT
+from tablelog.commands.endpoints import DEFAULT, loading_rulesets
 from tablelog.commands.reads import Shown, ruleset_read, show
 from tablelog.http.context import caller_for, store_of
 from tablelog.projections.contract import Read
@@ -61,7 +60,7 @@ def _read(ruleset: str, read: Read[Any]) -> HTTPRouteHandler:
 
 def ruleset_routes() -> list[HTTPRouteHandler]:
     routes: list[HTTPRouteHandler] = []
-    for name in rulesets.names():
+    for name in loading_rulesets():
         routes.append(_show(name))
         routes.extend(_read(name, read) for read in views_for(name).reads)
     return routes

@@ -16,7 +16,7 @@ from typing import Any
 import msgspec
 import pytest
 
-import tablelog.events.improv  # noqa: F401  (registers the Improv event types for decoding)
+import tablelog.rulesets.improv.events  # noqa: F401  (registers the Improv event types for decoding)
 from tablelog.events.chain import GENESIS, envelope_hash
 from tablelog.events.codec import decode, encode
 from tablelog.events.envelope import Envelope, envelope_from_line

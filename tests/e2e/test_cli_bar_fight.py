@@ -10,8 +10,8 @@ import json
 from pathlib import Path
 
 from tablelog.rules.common import Command
-from tablelog.rules.improv import commands as c
-from tablelog.rules.improv import demo
+from tablelog.rulesets.improv.rules import commands as c
+from tablelog.rulesets.improv.rules import demo
 from tests.e2e.transcript import log_json, ok, run
 
 

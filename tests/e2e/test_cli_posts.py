@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tablelog.projections.post_formats import DISCORD_LIMIT, SEPARATOR, utf16_len
-from tablelog.rules.improv.cards import pretty
+from tablelog.rulesets.improv.rules.cards import pretty
 from tests.e2e.transcript import HEX64, broken, ok, refused, run
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -20,7 +20,7 @@ import pytest
 
 from tablelog.commands.campaigns import create_campaign
 from tablelog.events import Pending
-from tablelog.events.improv import PlayerJoined
+from tablelog.rulesets.improv.events import PlayerJoined
 from tablelog.storage import open_store
 from tests.e2e.transcript import TIMEOUT_S, ok, run
 

@@ -2,7 +2,7 @@
 SQLite and PostgreSQL, played with the CLI client (`--server URL --access-token TOKEN`) and
 raw HTTP, with a managed deck (tablelog shuffles and draws).
 
-Who may do what (tablelog/rules/ace_of_cards/authority.py): a player plays only its own
+Who may do what (tablelog/rulesets/ace_of_cards/rules/cast.py): a player plays only its own
 Ace's cards and Checks; the GM runs the table (open, end, HP and MP changes) and acts for the
 enemies; an observer only reads. What each may see (projections/ace_of_cards/visibility.py):
 while the conflict is open a deck's order is nobody's, a hand (and every card drawn) its

@@ -1,9 +1,9 @@
 """Beer Run through the play-by-post service: a real `tablelog serve` on 127.0.0.1, over SQLite
 and PostgreSQL, played with the CLI client (`--server URL --access-token TOKEN`) and raw HTTP.
 
-Who may do what (tablelog/rules/beer_run/authority.py): a player acts only for its own
+Who may do what (tablelog/rulesets/beer_run/rules/cast.py): a player acts only for its own
 characters, the GM runs the table (open, difficulty pools, end) and acts for its NPCs, an
-observer only reads. What each may see (tablelog/projections/beer_run/visibility.py): a bought
+observer only reads. What each may see (tablelog/rulesets/beer_run/views/visibility.py): a bought
 pool is its owner's alone until it is rolled, so nobody buys a pool knowing another's; its
 price too, so the buyer's Intensity as shown to others leaves it out until then.
 """

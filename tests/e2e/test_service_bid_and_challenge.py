@@ -2,7 +2,7 @@
 SQLite and PostgreSQL, played with the CLI client (`--server URL --access-token TOKEN`) and raw
 HTTP: BC-1 and BC-2 of rules/bid-and-challenge.md as one scene.
 
-Who may do what (tablelog/rules/bid_and_challenge/authority.py): a player acts only for its own
+Who may do what (tablelog/rulesets/bid_and_challenge/rules/cast.py): a player acts only for its own
 character (its deck, asking for a scene, bid, pass, challenge, push, and with managed dice the
 roll of its own bid); the GM runs the universe deck, deaths and the end of a scene, records
 the faces of a roll with recorded dice (they are both sides' faces), and may register a deck,

@@ -1,9 +1,9 @@
 """Night Terrors through the play-by-post service: a real `tablelog serve` on 127.0.0.1 over
 SQLite, played with raw HTTP and the CLI client (`--server URL --access-token TOKEN`).
 
-Who may do what (tablelog/rules/night_terrors/authority.py): a player acts only for its own
+Who may do what (tablelog/rulesets/night_terrors/rules/cast.py): a player acts only for its own
 character; the GM runs the table, opens conflicts and records draws (it deals); an observer
-only reads. What each may see (tablelog/projections/night_terrors/visibility.py): a hand is its
+only reads. What each may see (tablelog/rulesets/night_terrors/views/visibility.py): a hand is its
 player's alone (the GM sees draws it records); the deck's order is nobody's.
 """
 

@@ -21,7 +21,7 @@ import httpx
 
 from tablelog.commands.database import opened
 from tablelog.commands.reads import ruleset_read, show
-from tablelog.rules.improv.cards import pretty
+from tablelog.rulesets.improv.rules.cards import pretty
 from tests.e2e.browser import DESKTOP, PHONE, act, chromium, form, head_seq, offered, settled
 from tests.support.server import running_service
 

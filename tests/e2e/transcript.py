@@ -17,7 +17,7 @@ from typing import Any
 
 import msgspec
 
-from tablelog.rules.improv import ImprovOptions
+from tablelog.rulesets.improv.rules import ImprovOptions
 
 TIMEOUT_S = 60
 HEX64 = re.compile(r"[0-9a-f]{64}")

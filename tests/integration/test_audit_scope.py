@@ -15,11 +15,11 @@ from tablelog.commands.audit import audit
 from tablelog.commands.campaigns import create_campaign
 from tablelog.commands.importing import import_jsonl
 from tablelog.commands.table import execute
-from tablelog.events import improv as ev
 from tablelog.events.chain import GENESIS, envelope_hash
 from tablelog.events.codec import encode
 from tablelog.events.envelope import Envelope
-from tablelog.rules.improv import commands as c
+from tablelog.rulesets.improv import events as ev
+from tablelog.rulesets.improv.rules import commands as c
 from tablelog.storage import EventStore, open_store
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from tablelog.commands.campaigns import create_campaign
 from tablelog.commands.table import execute
 from tablelog.rules.common import EndScene, StartScene, StartSession
-from tablelog.rules.improv.commands import CreateCharacter
+from tablelog.rulesets.improv.rules.commands import CreateCharacter
 from tablelog.storage import open_store
 from tablelog.storage.verify import verify_log
 

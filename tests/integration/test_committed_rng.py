@@ -21,10 +21,10 @@ from tablelog.errors import Forbidden, RuleViolation
 from tablelog.events.chain import chained_hash
 from tablelog.events.envelope import Envelope
 from tablelog.rules import rng
-from tablelog.rules.beer_run import commands as br
 from tablelog.rules.common import EndSession, StartSession
-from tablelog.rules.improv.commands import CreateCharacter
 from tablelog.rules.rng_commands import CloseRequest, Contribute, Pledge, RevealSeed
+from tablelog.rulesets.beer_run.rules import commands as br
+from tablelog.rulesets.improv.rules.commands import CreateCharacter
 from tablelog.storage import EventStore, open_store
 from tablelog.storage.schema import campaigns, events, rng_seeds
 from tests.e2e.transcript import broken, ok, run

@@ -18,7 +18,7 @@ from tablelog.errors import ConcurrencyConflict, InvalidInput, TablelogError
 from tablelog.events.envelope import Envelope
 from tablelog.projections.fold import Folded, fold
 from tablelog.projections.views import state_view
-from tablelog.rules.improv import commands as c
+from tablelog.rulesets.improv.rules import commands as c
 from tablelog.storage import CampaignTransaction, EventStore, open_store
 from tablelog.storage.verify import verify_log
 from tests.support.tables import table_in_play

@@ -21,10 +21,10 @@ from tablelog.commands.log import verify
 from tablelog.commands.reads import show
 from tablelog.commands.table import campaign_state, execute
 from tablelog.errors import RuleViolation
-from tablelog.events.improv import CardPlayed, ConflictClosed, FateChosen
 from tablelog.projections.views import state_view
 from tablelog.rules.common import Command, EndSession
-from tablelog.rules.improv import commands as c
+from tablelog.rulesets.improv.events import CardPlayed, ConflictClosed, FateChosen
+from tablelog.rulesets.improv.rules import commands as c
 from tablelog.storage import EventStore, open_store
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "improv-ruleset-2.sqlite.gz"

@@ -187,7 +187,7 @@ def test_a_database_of_an_older_revision_upgrades_intact(target: str, revision: 
     verifying, and the campaign plays on."""
     from tablelog.commands.log import verify
     from tablelog.commands.table import execute
-    from tablelog.rules.improv import commands as c
+    from tablelog.rulesets.improv.rules import commands as c
 
     fixture_at(revision, target)
     before = open_store(target, check_schema=False)

@@ -14,7 +14,7 @@ from tablelog.commands.campaigns import create_campaign
 from tablelog.commands.table import execute
 from tablelog.errors import StorageError
 from tablelog.rules.common import EndScene, StartScene, StartSession
-from tablelog.rules.improv import commands as c
+from tablelog.rulesets.improv.rules import commands as c
 from tablelog.storage import open_store
 
 

@@ -28,10 +28,10 @@ from tablelog.events.envelope import Envelope
 from tablelog.events.rng import RngDrawn
 from tablelog.projections.fairness import missing_of
 from tablelog.rules import rng
-from tablelog.rules.beer_run import commands as br
 from tablelog.rules.common import EndSession, StartSession
-from tablelog.rules.improv.commands import CreateCharacter
 from tablelog.rules.rng_commands import CloseRequest, Contribute, Pledge
+from tablelog.rulesets.beer_run.rules import commands as br
+from tablelog.rulesets.improv.rules.commands import CreateCharacter
 from tablelog.storage import EventStore, open_store
 from tablelog.storage.schema import rng_seeds
 from tests.e2e.transcript import ok, refused, run

@@ -17,8 +17,8 @@ from tablelog.commands.rng_witness import doubt
 from tablelog.commands.signing import load_key
 from tablelog.commands.table import execute
 from tablelog.rules import rng
-from tablelog.rules.beer_run import commands as br
 from tablelog.rules.rng_commands import Pledge
+from tablelog.rulesets.beer_run.rules import commands as br
 from tablelog.storage import open_store
 from tests.integration.test_committed_rng import pub_at_the_roll
 

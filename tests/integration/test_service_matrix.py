@@ -26,7 +26,7 @@ from tablelog.commands.endpoints import CORE, ruleset_endpoints
 from tablelog.events.chain import event_hash
 from tablelog.events.codec import decode, encode
 from tablelog.rules import sealing
-from tablelog.rules.improv.cards import full_deck
+from tablelog.rulesets.improv.rules.cards import full_deck
 from tests.support.server import MANY_CAMPAIGNS, admin, running_service
 
 CALLERS = ("gm", "bob", "sue", "observer")

@@ -19,8 +19,8 @@ from tablelog.commands.reads import items_of, show
 from tablelog.commands.table import campaign_state, execute
 from tablelog.projections.fold import fold
 from tablelog.projections.views import state_view
-from tablelog.rules import improv
-from tablelog.rules.improv import commands as c
+from tablelog.rulesets.improv import rules as improv
+from tablelog.rulesets.improv.rules import commands as c
 from tablelog.storage import EventStore, open_store
 from tablelog.storage.schema import snapshots
 

@@ -9,7 +9,7 @@ import pytest
 
 from tablelog.commands import database
 from tablelog.commands.table import execute, state_view_of
-from tablelog.rules.improv import commands as c
+from tablelog.rulesets.improv.rules import commands as c
 from tablelog.storage import EventStore, open_store
 from tests.support.tables import table_in_play
 

@@ -1,6 +1,7 @@
-"""The ruleset contract, proven by a ruleset tablelog has never seen: the one-card duel of
-`tests/toy`, registered with one line in a launcher (`tests/toy/launch.py`), played through the
-real CLI and a real service. Nothing in tablelog names it, yet it gets `show`, `state`, `log`,
+"""The ruleset contract, proven by a ruleset tablelog has never seen: the one-card duel, a
+distribution of its own (`tests/duel`, installed beside tablelog), found by its entry point
+alone and played through the real `tablelog` command and a real service. Nothing in tablelog
+names it, yet it gets `show`, `state`, `log`,
 `replay`, `audit`, the exports, `whatif`, `demo`, import and verify, the service's commands and
 reads, and every read filtered for its caller (a card face down is its player's alone)."""
 
@@ -17,16 +18,16 @@ import httpx
 
 from tests.support.server import running_service
 
-LAUNCH = str(Path(__file__).resolve().parents[1] / "toy" / "launch.py")
+LAUNCH = "-m", "tablelog"  # the real command: the duel is found by its entry point
 TIMEOUT_S = 60
 
 
 def tl(cwd: Path, *args: str, ok: bool = True) -> subprocess.CompletedProcess[str]:
-    """`tablelog ARGS` with the duel registered, in `cwd`, on `./t.db` unless --server."""
+    """`tablelog ARGS` in `cwd`, on `./t.db` unless --server."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("TABLELOG_")}
     where = [] if "--server" in args else ["--db", "t.db"]
     done = subprocess.run(
-        [sys.executable, LAUNCH, *where, *args],
+        [sys.executable, *LAUNCH, *where, *args],
         cwd=cwd,
         env=env,
         capture_output=True,
@@ -133,7 +134,7 @@ def test_the_service_carries_the_duel_and_hides_what_it_must(tmp_path: Path) -> 
     tokens = {p: tl_json(tmp_path, "invite", p, "--json")["token"] for p in ("ann", "bob")}
     tl(tmp_path, "session", "start")
     tl(tmp_path, "duel", "open", "ann", "bob")
-    with running_service("t.db", tmp_path, program=[LAUNCH]) as url:
+    with running_service("t.db", tmp_path, program=LAUNCH) as url:
         as_ann = ("--server", url, "--access-token", tokens["ann"])
         tl(tmp_path, *as_ann, "duel", "play", "c1", "ann", "9")  # the CLI as the service's client
         bob = httpx.Client(base_url=url, headers={"Authorization": f"Bearer {tokens['bob']}"})

@@ -15,7 +15,7 @@ from tablelog.commands import database
 from tablelog.commands.campaigns import create_campaign
 from tablelog.commands.table import execute
 from tablelog.rules.common import EndScene, StartScene, StartSession
-from tablelog.rules.improv import commands as c
+from tablelog.rulesets.improv.rules import commands as c
 from tablelog.storage import EventStore, open_store
 from tablelog.storage.schema import events
 from tablelog.storage.verify import Report, verify_log

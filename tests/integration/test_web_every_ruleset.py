@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from tablelog import rulesets
-from tablelog.projections.night_terrors.page_panels import pretty
+from tablelog.rulesets.night_terrors.views.page_panels import pretty
 from tests.support.server import running_service
 
 TIMEOUT_S = 120

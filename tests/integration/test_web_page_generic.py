@@ -1,5 +1,5 @@
 """The page's generic defaults, for a ruleset that supplies no panels and no actions: the toy
-duel of `tests/toy`, registered by its launcher only, played in full through the page's own
+duel of `tests/duel`, found by its entry point alone, played in full through the page's own
 routes and forms by two players and the GM (the forms post to the duel's own endpoints).
 Each open conflict shows as its `show` text, the campaign as its `state` text; each role
 gets a form per command it may issue, and a face-down card is its owner's alone."""
@@ -61,7 +61,7 @@ def test_a_ruleset_without_page_hooks_gets_a_usable_page(tmp_path: Path) -> None
     tokens["gina"] = link(tmp_path, "gina", "--role", "gm")
     tl(tmp_path, "session", "start")
     tl(tmp_path, "duel", "open", "ann", "bob")
-    with running_service("t.db", tmp_path, program=(LAUNCH,)) as url:
+    with running_service("t.db", tmp_path, program=LAUNCH) as url:
         ann, bob, gm = (Browser(url, tokens[p]) for p in ("ann", "bob", "gina"))
         watcher = Browser(url, link(tmp_path, "carol", "--role", "observer"))
         try:

@@ -83,7 +83,7 @@ def test_every_rulesets_demo_reveals_and_closes(ruleset: str, trigger: str, tmp_
 def test_a_face_down_card_never_reaches_a_post(tmp_path: Path) -> None:
     """Bob's card is face down: a post of that moment (as a json receiver gets the events,
     and as Discord gets the conflict) holds no trace of it."""
-    from tablelog.rules.improv import commands as c
+    from tablelog.rulesets.improv.rules import commands as c
 
     store = open_store(str(tmp_path / "t.db"), create=True)
     try:

@@ -10,10 +10,10 @@ from pathlib import Path
 
 from tablelog.commands import database
 from tablelog.commands.table import campaign_state
-from tablelog.events import improv as ev
 from tablelog.events.envelope import Envelope
 from tablelog.projections.fold import fold
 from tablelog.projections.views import state_view
+from tablelog.rulesets.improv import events as ev
 from tablelog.storage import EventStore, open_store
 from tablelog.storage.verify import verify_log
 from tests.support import tables

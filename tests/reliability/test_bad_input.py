@@ -30,7 +30,7 @@ from tablelog.commands.demo import write_demo
 from tablelog.commands.importing import import_jsonl
 from tablelog.commands.transfer import export_jsonl
 from tablelog.errors import InvalidInput, TablelogError
-from tablelog.rules.improv.cards import full_deck, parse_card
+from tablelog.rulesets.improv.rules.cards import full_deck, parse_card
 from tablelog.storage import open_store
 from tablelog.storage.verify import verify_log
 

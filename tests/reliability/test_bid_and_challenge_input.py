@@ -16,7 +16,7 @@ from tablelog.cli.app import app
 from tablelog.commands import database
 from tablelog.commands.demo import write_demo
 from tablelog.commands.table import execute
-from tablelog.rules.bid_and_challenge import commands as c
+from tablelog.rulesets.bid_and_challenge.rules import commands as c
 from tablelog.storage import open_store
 from tests.reliability.test_bad_input import COMMANDS, EXAMPLES, heads, invocation
 

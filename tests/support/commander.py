@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 
 from tablelog.commands.table import execute
-from tablelog.rules.improv import commands as c
+from tablelog.rulesets.improv.rules import commands as c
 from tablelog.storage import open_store
 
 CONFLICT = "c1"

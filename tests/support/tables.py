@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tablelog.commands.campaigns import create_campaign
 from tablelog.commands.table import execute
-from tablelog.rules.improv import commands as c
+from tablelog.rulesets.improv.rules import commands as c
 from tablelog.storage import EventStore
 
 

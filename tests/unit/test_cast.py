@@ -93,6 +93,8 @@ def test_every_ruleset_declares_its_cast_and_copies_none(name: str) -> None:
     its own `actor` or `acting` any more."""
     rules = registry.get(name)
     assert isinstance(rules.cast, Cast)
-    package = f"tablelog.rules.{rules.name.replace('-', '_')}"
-    assert not hasattr(importlib.import_module(package), "actor")
-    assert not hasattr(importlib.import_module(f"{package}.cast"), "acting")
+    place = rulesets.place(name)
+    assert place is not None
+    module = importlib.import_module(place.rules)
+    assert not hasattr(module, "actor")
+    assert not hasattr(module, "acting")

@@ -1,6 +1,9 @@
 """The layers of design.md, read from the source: cli/http -> commands -> rules/projections ->
 events; commands -> storage -> events. Every import of the package is checked, those inside
-functions too, and no two modules import each other, however indirectly."""
+functions too, and no two modules import each other, however indirectly. A ruleset's package
+(tablelog/rulesets/NAME/) keeps the same layers inside it: each of its rooms stands where its
+core layer does (events, rules, views as projections, endpoints as commands, cli), may import
+its own package's rooms below it and the core's, and never another ruleset."""
 
 from __future__ import annotations
 
@@ -29,6 +32,8 @@ ALLOWED: dict[str, set[str]] = {
     | {"events", "rules", "projections", "storage", "progress", "workers", "migrations"},
     "cli": BASE | {"commands", "projections", "rules", "events", "progress", "__init__"},
     "http": BASE | {"commands", "projections", "rules", "events", "__init__"},
+    # For a ruleset's own tests: the application API, as a test would drive it.
+    "testing": BASE | {"commands", "projections", "events", "storage"},
 }
 # `tablelog serve` starts the service: the one CLI module that may import it.
 EXCEPTIONS = {("cli/serve.py", "http")}
@@ -44,7 +49,28 @@ def name_of(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+# A ruleset package's rooms, and the core layer each stands in for.
+ROOMS = {
+    "events": "events",
+    "rules": "rules",
+    "views": "projections",
+    "endpoints": "commands",
+    "cli": "cli",
+}
+
+
+def ruleset_room(path: Path) -> tuple[str, str] | None:
+    """(its ruleset package, its room) for a module inside a ruleset's package."""
+    parts = path.relative_to(PACKAGE).with_suffix("").parts
+    if len(parts) >= 3 and parts[0] == "rulesets":
+        return parts[1], parts[2]
+    return None
+
+
 def layer_of(path: Path) -> str:
+    found = ruleset_room(path)
+    if found is not None:
+        return ROOMS.get(found[1], "__init__")  # a package's own __init__: its docstring only
     return path.relative_to(PACKAGE).with_suffix("").parts[0]
 
 
@@ -67,7 +93,7 @@ def imports(path: Path) -> Iterator[str]:
         if isinstance(node, ast.Import):
             yield from (alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module:
-            # `from tablelog.rules.improv import commands`: the submodule, not the package.
+            # `from tablelog.rulesets.improv.rules import commands`: the submodule, not the package.
             for alias in node.names:
                 submodule = f"{node.module}.{alias.name}"
                 yield submodule if submodule in NAMES else node.module
@@ -95,6 +121,13 @@ def test_every_import_keeps_to_its_layer() -> None:
             target = imported.split(".")[1]
             if target == "__version__":
                 target = "__init__"
+            parts = imported.split(".")
+            if target == "rulesets" and len(parts) > 2:  # a ruleset package's room
+                mine = ruleset_room(path)
+                if mine is None or parts[2] != mine[0]:
+                    broken.append(f"{where} ({here}) imports another ruleset's {imported}")
+                    continue
+                target = ROOMS.get(parts[3], "__init__") if len(parts) > 3 else "__init__"
             if target == here or target in ALLOWED[here] or (where, target) in EXCEPTIONS:
                 continue
             broken.append(f"{where} ({here}) imports {imported}")
@@ -136,7 +169,7 @@ def test_core_modules_never_name_a_ruleset() -> None:
     named = []
     for path in modules():
         name = name_of(path)
-        if path.name == "rulesets.py" or known(name, own) is not None:
+        if name == "tablelog.rulesets" or known(name, own) is not None:
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         values = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)}

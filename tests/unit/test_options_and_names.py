@@ -6,9 +6,9 @@ import pytest
 
 from tablelog.errors import InvalidInput
 from tablelog.rules import registry
-from tablelog.rules.improv import ImprovOptions
 from tablelog.rules.names import campaign_key, campaign_name, player_name
 from tablelog.rules.options import from_recorded, parse_options, to_record
+from tablelog.rulesets.improv.rules import ImprovOptions
 
 IMPROV_DEFAULTS = {
     "deck_mode": "recorded",

@@ -22,10 +22,10 @@ from tablelog.commands.importing import import_jsonl
 from tablelog.commands.reads import log_items
 from tablelog.commands.table import campaign_state, execute
 from tablelog.errors import AlreadyExists, InvalidInput, RuleViolation, TablelogError
-from tablelog.rules.beer_run import commands as br
 from tablelog.rules.common import EndSession, StartScene
-from tablelog.rules.improv import commands as im
 from tablelog.rules.names import RESERVED, folded, gm_name, new_player_name
+from tablelog.rulesets.beer_run.rules import commands as br
+from tablelog.rulesets.improv.rules import commands as im
 from tablelog.storage import EventStore, open_store
 from tablelog.storage.verify import verify_log
 

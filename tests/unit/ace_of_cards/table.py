@@ -24,9 +24,9 @@ from tablelog.commands.table import campaign_state, execute
 from tablelog.errors import TablelogError
 from tablelog.events.base import Event
 from tablelog.events.envelope import Envelope
-from tablelog.rules.ace_of_cards import commands as c
-from tablelog.rules.ace_of_cards.state import AceState, Character, Pile
 from tablelog.rules.common import Command, JoinPlayer, StartSession
+from tablelog.rulesets.ace_of_cards.rules import commands as c
+from tablelog.rulesets.ace_of_cards.rules.state import AceState, Character, Pile
 from tablelog.storage import EventStore, open_store
 
 E = TypeVar("E", bound=Event)

@@ -10,11 +10,11 @@ import msgspec
 import pytest
 
 from tablelog.commands.audit import account_of
-from tablelog.events import ace_of_cards as ev
 from tablelog.events.base import Event
 from tablelog.events.codec import encode
 from tablelog.events.envelope import Envelope
-from tablelog.rules.ace_of_cards import commands as c
+from tablelog.rulesets.ace_of_cards import events as ev
+from tablelog.rulesets.ace_of_cards.rules import commands as c
 from tests.unit.ace_of_cards.table import Table, Tables, ace, magic, open_
 
 

@@ -13,12 +13,12 @@ import pytest
 from tablelog.commands.audit import account_of
 from tablelog.commands.importing import import_jsonl
 from tablelog.commands.table import campaign_state
-from tablelog.events import ace_of_cards as ev
 from tablelog.events.codec import encode
 from tablelog.events.core import CampaignCreated
-from tablelog.rules.ace_of_cards import commands as c
-from tablelog.rules.ace_of_cards.evolve import initial
 from tablelog.rules.common import Command
+from tablelog.rulesets.ace_of_cards import events as ev
+from tablelog.rulesets.ace_of_cards.rules import commands as c
+from tablelog.rulesets.ace_of_cards.rules.evolve import initial
 from tablelog.storage import open_store
 from tests.unit.ace_of_cards.table import Table, Tables, ace, only, open_
 

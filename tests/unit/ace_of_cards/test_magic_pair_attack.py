@@ -12,12 +12,12 @@ import msgspec
 import pytest
 
 from tablelog.commands.audit import account_of
-from tablelog.events import ace_of_cards as ev
 from tablelog.events.codec import encode
-from tablelog.projections.ace_of_cards.text import conflict_lines
-from tablelog.projections.ace_of_cards.views import show
-from tablelog.rules.ace_of_cards import commands as c
 from tablelog.rules.common import Command
+from tablelog.rulesets.ace_of_cards import events as ev
+from tablelog.rulesets.ace_of_cards.rules import commands as c
+from tablelog.rulesets.ace_of_cards.views.text import conflict_lines
+from tablelog.rulesets.ace_of_cards.views.views import show
 from tests.unit.ace_of_cards.table import Table, Tables, ace, magic, only, open_
 
 HAND = ("3C", "3D", "5H", "6S", "JK1")

@@ -12,10 +12,10 @@ import pytest
 from tablelog.commands.audit import account_of
 from tablelog.commands.whatif import differences
 from tablelog.errors import RuleViolation
-from tablelog.events import ace_of_cards as ev
 from tablelog.events.base import Event
-from tablelog.projections.ace_of_cards import VIEWS, views
-from tablelog.rules.ace_of_cards import commands as c
+from tablelog.rulesets.ace_of_cards import events as ev
+from tablelog.rulesets.ace_of_cards.rules import commands as c
+from tablelog.rulesets.ace_of_cards.views import VIEWS, views
 from tests.unit.ace_of_cards.table import Tables, ace, magic, open_
 from tests.unit.ace_of_cards.test_audit import edited
 

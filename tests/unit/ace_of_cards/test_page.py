@@ -11,7 +11,7 @@ import msgspec
 from tablelog.commands.access import Caller
 from tablelog.commands.page import Form, Page, page_of
 from tablelog.projections.page import Card, Panel
-from tablelog.rules.ace_of_cards import commands as c
+from tablelog.rulesets.ace_of_cards.rules import commands as c
 from tablelog.storage import EventStore
 from tests.unit.ace_of_cards.table import VECTOR_TYPES, Table, Tables, ace, open_
 

@@ -29,15 +29,15 @@ from tablelog.commands.audit import audit
 from tablelog.commands.campaigns import create_campaign
 from tablelog.commands.table import campaign_state, execute
 from tablelog.errors import TablelogError
-from tablelog.events import ace_of_cards as ev
 from tablelog.projections.fold import Folded, fold, fold_steps
 from tablelog.projections.views import state_view
-from tablelog.rules.ace_of_cards import commands as c
-from tablelog.rules.ace_of_cards.cards import SUITS
-from tablelog.rules.ace_of_cards.play import resolve
-from tablelog.rules.ace_of_cards.sets import STATUSES, fits, type_choices
-from tablelog.rules.ace_of_cards.state import AceState
 from tablelog.rules.common import Command
+from tablelog.rulesets.ace_of_cards import events as ev
+from tablelog.rulesets.ace_of_cards.rules import commands as c
+from tablelog.rulesets.ace_of_cards.rules.cards import SUITS
+from tablelog.rulesets.ace_of_cards.rules.play import resolve
+from tablelog.rulesets.ace_of_cards.rules.sets import STATUSES, fits, type_choices
+from tablelog.rulesets.ace_of_cards.rules.state import AceState
 from tablelog.storage import EventStore, open_store
 from tests.unit.ace_of_cards.table import VECTOR_TYPES
 from tests.unit.beer_run.table import SCRATCH

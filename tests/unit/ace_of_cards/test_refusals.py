@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from tablelog.rules.ace_of_cards import commands as c
-from tablelog.rules.ace_of_cards.cards import STANDARD_DECK
 from tablelog.rules.common import Command
+from tablelog.rulesets.ace_of_cards.rules import commands as c
+from tablelog.rulesets.ace_of_cards.rules.cards import STANDARD_DECK
 from tests.unit.ace_of_cards.table import VECTOR_TYPES, Tables, ace, magic, open_
 
 C = None  # the only open conflict

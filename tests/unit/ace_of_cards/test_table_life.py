@@ -4,8 +4,8 @@ closing when play moves on, so no state is left waiting."""
 
 from __future__ import annotations
 
-from tablelog.events import ace_of_cards as ev
-from tablelog.rules.ace_of_cards import commands as c
+from tablelog.rulesets.ace_of_cards import events as ev
+from tablelog.rulesets.ace_of_cards.rules import commands as c
 from tests.unit.ace_of_cards.table import Tables, ace, magic, only, open_
 
 

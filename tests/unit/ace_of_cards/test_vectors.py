@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from tablelog.errors import RuleViolation
-from tablelog.events import ace_of_cards as ev
-from tablelog.rules.ace_of_cards import commands as c
-from tablelog.rules.ace_of_cards.cards import Resolved, suit_of, value_of
-from tablelog.rules.ace_of_cards.sets import fits
+from tablelog.rulesets.ace_of_cards import events as ev
+from tablelog.rulesets.ace_of_cards.rules import commands as c
+from tablelog.rulesets.ace_of_cards.rules.cards import Resolved, suit_of, value_of
+from tablelog.rulesets.ace_of_cards.rules.sets import fits
 from tests.unit.ace_of_cards.table import Tables, ace, all_of, magic, only, open_
 
 ENEMIES = ["goblin", "ogre"]

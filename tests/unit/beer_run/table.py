@@ -26,10 +26,10 @@ from tablelog.errors import TablelogError
 from tablelog.events.base import Event
 from tablelog.events.envelope import Envelope
 from tablelog.projections.fold import Folded
-from tablelog.rules.beer_run import BeerRunState
-from tablelog.rules.beer_run import commands as c
-from tablelog.rules.beer_run.state import Character
 from tablelog.rules.common import Command
+from tablelog.rulesets.beer_run.rules import BeerRunState
+from tablelog.rulesets.beer_run.rules import commands as c
+from tablelog.rulesets.beer_run.rules.state import Character
 from tablelog.storage import EventStore, open_store
 
 E = TypeVar("E", bound=Event)

@@ -11,11 +11,11 @@ import pytest
 
 from tablelog.commands.audit import account_of
 from tablelog.commands.importing import import_jsonl
-from tablelog.events import beer_run as ev
 from tablelog.events.base import Event
 from tablelog.events.codec import encode
 from tablelog.events.envelope import Envelope
-from tablelog.rules.beer_run import commands as c
+from tablelog.rulesets.beer_run import events as ev
+from tablelog.rulesets.beer_run.rules import commands as c
 from tests.unit.beer_run.table import (
     Table,
     Tables,

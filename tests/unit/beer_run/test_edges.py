@@ -4,8 +4,8 @@
 
 from __future__ import annotations
 
-from tablelog.events import beer_run as ev
-from tablelog.rules.beer_run import commands as c
+from tablelog.rulesets.beer_run import events as ev
+from tablelog.rulesets.beer_run.rules import commands as c
 from tests.unit.beer_run.table import (
     Faces,
     Tables,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from tablelog.commands.access import Caller
 from tablelog.commands.page import Page, page_of
 from tablelog.projections.page import Sealed
-from tablelog.rules.beer_run import commands as c
+from tablelog.rulesets.beer_run.rules import commands as c
 from tablelog.storage import EventStore
 from tests.unit.beer_run.table import Tables, allocate, character, goal, pool, roll
 from tests.unit.beer_run.test_sealed import Purse

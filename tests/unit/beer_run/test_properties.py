@@ -37,12 +37,12 @@ from hypothesis import strategies as st
 from tablelog.commands.campaigns import create_campaign
 from tablelog.commands.table import campaign_state
 from tablelog.errors import TablelogError
-from tablelog.events import beer_run as ev
 from tablelog.projections.fold import Folded, fold, fold_steps
-from tablelog.rules.beer_run import commands as c
-from tablelog.rules.beer_run import flow
-from tablelog.rules.beer_run.state import DIFFICULTY, BeerRunState, Conflict
 from tablelog.rules.common import Command
+from tablelog.rulesets.beer_run import events as ev
+from tablelog.rulesets.beer_run.rules import commands as c
+from tablelog.rulesets.beer_run.rules import flow
+from tablelog.rulesets.beer_run.rules.state import DIFFICULTY, BeerRunState, Conflict
 from tablelog.storage import open_store
 from tests.unit.beer_run.table import SCRATCH, Table, unsalted
 

@@ -11,8 +11,8 @@ import pytest
 
 from tablelog.commands.campaigns import plan_campaign
 from tablelog.errors import AlreadyExists, InvalidInput, NotFound, RuleViolation, TablelogError
-from tablelog.rules.beer_run import commands as c
 from tablelog.rules.common import Command
+from tablelog.rulesets.beer_run.rules import commands as c
 from tests.unit.beer_run.table import Tables, allocate, character, goal, pool, roll
 
 RECORDED = {"dice": "recorded"}

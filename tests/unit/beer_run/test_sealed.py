@@ -16,11 +16,11 @@ import pytest
 from tablelog.commands import table as table_module
 from tablelog.commands.audit import account_of
 from tablelog.errors import InvalidInput, RuleViolation
-from tablelog.events import beer_run as ev
 from tablelog.events.codec import encode
 from tablelog.rules import sealing
-from tablelog.rules.beer_run import commands as c
-from tablelog.rules.beer_run.sealed import pool_choice
+from tablelog.rulesets.beer_run import events as ev
+from tablelog.rulesets.beer_run.rules import commands as c
+from tablelog.rulesets.beer_run.rules.sealed import pool_choice
 from tests.unit.beer_run.table import Table, Tables, character, goal, only, roll
 
 SEALED = {"dice": "recorded", "sealed_plays": "true"}

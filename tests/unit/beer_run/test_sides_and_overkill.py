@@ -13,10 +13,10 @@ from __future__ import annotations
 import pytest
 
 from tablelog.commands.audit import account_of
-from tablelog.events import beer_run as ev
 from tablelog.events.base import Event
-from tablelog.rules.beer_run import commands as c
-from tablelog.rules.beer_run import flow
+from tablelog.rulesets.beer_run import events as ev
+from tablelog.rulesets.beer_run.rules import commands as c
+from tablelog.rulesets.beer_run.rules import flow
 from tests.unit.beer_run.table import (
     Table,
     Tables,

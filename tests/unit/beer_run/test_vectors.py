@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from tablelog.events import beer_run as ev
-from tablelog.rules.beer_run import commands as c
-from tablelog.rules.beer_run.dice import extras_cost, round_cost
+from tablelog.rulesets.beer_run import events as ev
+from tablelog.rulesets.beer_run.rules import commands as c
+from tablelog.rulesets.beer_run.rules.dice import extras_cost, round_cost
 from tests.unit.beer_run.table import (
     Faces,
     Table,

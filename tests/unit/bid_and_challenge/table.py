@@ -19,10 +19,10 @@ from tablelog.commands.table import campaign_state, execute
 from tablelog.errors import TablelogError
 from tablelog.events.base import Event
 from tablelog.events.envelope import Envelope
-from tablelog.rules.bid_and_challenge import BidAndChallengeState
-from tablelog.rules.bid_and_challenge import commands as c
-from tablelog.rules.bid_and_challenge.demo import DECKS, cards
 from tablelog.rules.common import Command, StartSession
+from tablelog.rulesets.bid_and_challenge.rules import BidAndChallengeState
+from tablelog.rulesets.bid_and_challenge.rules import commands as c
+from tablelog.rulesets.bid_and_challenge.rules.demo import DECKS, cards
 from tablelog.storage import EventStore, open_store
 from tests.unit.beer_run.table import SCRATCH, Faces, unsalted
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from tablelog.commands.audit import account_of
-from tablelog.events import bid_and_challenge as ev
 from tablelog.events.base import Event
+from tablelog.rulesets.bid_and_challenge import events as ev
 from tests.unit.beer_run.test_audit import edited
 from tests.unit.bid_and_challenge.table import (
     RECORDED,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tablelog.errors import Forbidden
-from tablelog.rules.bid_and_challenge import RULESET
+from tablelog.rulesets.bid_and_challenge.rules import RULESET
 from tests.unit.bid_and_challenge.table import (
     RECORDED,
     Table,

@@ -13,11 +13,11 @@ import msgspec
 import pytest
 
 from tablelog.commands.audit import account_of
-from tablelog.events import bid_and_challenge as ev
 from tablelog.events.base import Event
 from tablelog.events.codec import encode
-from tablelog.rules.bid_and_challenge import commands as c
 from tablelog.rules.common import Command
+from tablelog.rulesets.bid_and_challenge import events as ev
+from tablelog.rulesets.bid_and_challenge.rules import commands as c
 from tests.unit.bid_and_challenge.table import (
     DECKS,
     RECORDED,

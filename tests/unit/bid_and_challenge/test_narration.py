@@ -15,11 +15,11 @@ from tablelog.commands.post import post
 from tablelog.commands.reads import show
 from tablelog.commands.table import state_view_of
 from tablelog.errors import Forbidden
-from tablelog.events import bid_and_challenge as ev
 from tablelog.events.base import Event
 from tablelog.events.codec import encode
-from tablelog.rules.bid_and_challenge import RULESET
-from tablelog.rules.bid_and_challenge import commands as c
+from tablelog.rulesets.bid_and_challenge import events as ev
+from tablelog.rulesets.bid_and_challenge.rules import RULESET
+from tablelog.rulesets.bid_and_challenge.rules import commands as c
 from tests.unit.bid_and_challenge.table import (
     CAMPAIGN,
     DECKS,

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from tablelog.commands.access import Caller
 from tablelog.commands.page import Page, page_of
-from tablelog.projections.bid_and_challenge import VIEWS
 from tablelog.projections.page import Card, Panel
-from tablelog.rules.bid_and_challenge import commands as c
+from tablelog.rulesets.bid_and_challenge.rules import commands as c
+from tablelog.rulesets.bid_and_challenge.views import VIEWS
 from tablelog.storage import EventStore
 from tests.unit.bid_and_challenge.table import (
     RECORDED,

@@ -30,13 +30,13 @@ from hypothesis import strategies as st
 from tablelog.commands.audit import audit
 from tablelog.commands.table import campaign_state
 from tablelog.errors import TablelogError
-from tablelog.events import bid_and_challenge as ev
 from tablelog.projections.fold import fold, fold_steps
-from tablelog.rules.bid_and_challenge import RULESET
-from tablelog.rules.bid_and_challenge import commands as c
-from tablelog.rules.bid_and_challenge.narration import decided
-from tablelog.rules.bid_and_challenge.state import BidAndChallengeState
 from tablelog.rules.common import Command, StartSession
+from tablelog.rulesets.bid_and_challenge import events as ev
+from tablelog.rulesets.bid_and_challenge.rules import RULESET
+from tablelog.rulesets.bid_and_challenge.rules import commands as c
+from tablelog.rulesets.bid_and_challenge.rules.narration import decided
+from tablelog.rulesets.bid_and_challenge.rules.state import BidAndChallengeState
 from tests.unit.bid_and_challenge.table import CAMPAIGN, SCRATCH, Table, Tables, power
 
 NAMES = ["Anna", "Ben", "Cara", "Dan"]
@@ -180,7 +180,7 @@ class Run:
             self.table.given(c.Roll(conflict=None))
             return
         rnd = self.state.open_scenes()[0].current
-        from tablelog.rules.bid_and_challenge.resolve import side_cards
+        from tablelog.rulesets.bid_and_challenge.rules.resolve import side_cards
 
         dice = {
             side: sum(self.state.holder(o).cards[k].dice for o, k in pairs)

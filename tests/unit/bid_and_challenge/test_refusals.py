@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tablelog.rules.bid_and_challenge import commands as c
 from tablelog.rules.common import Command
+from tablelog.rulesets.bid_and_challenge.rules import commands as c
 from tests.unit.bid_and_challenge.table import (
     DECKS,
     DETAIL,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tablelog.commands.reads import show
 from tablelog.commands.table import state_view_of
-from tablelog.rules.bid_and_challenge import commands as c
+from tablelog.rulesets.bid_and_challenge.rules import commands as c
 from tests.unit.bid_and_challenge.table import (
     CAMPAIGN,
     RECORDED,

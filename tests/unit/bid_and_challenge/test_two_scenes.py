@@ -16,10 +16,10 @@ import pytest
 
 from tablelog.commands.audit import account_of
 from tablelog.commands.reads import show
-from tablelog.events import bid_and_challenge as ev
-from tablelog.projections.bid_and_challenge.text import describe
-from tablelog.rules.bid_and_challenge import commands as c
 from tablelog.rules.common import Command
+from tablelog.rulesets.bid_and_challenge import events as ev
+from tablelog.rulesets.bid_and_challenge.rules import commands as c
+from tablelog.rulesets.bid_and_challenge.views.text import describe
 from tests.unit.bid_and_challenge.table import (
     CAMPAIGN,
     DECKS,

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from tablelog.events import bid_and_challenge as ev
-from tablelog.rules.bid_and_challenge import commands as c
+from tablelog.rulesets.bid_and_challenge import events as ev
+from tablelog.rulesets.bid_and_challenge.rules import commands as c
 from tests.unit.bid_and_challenge.table import (
     RECORDED,
     Faces,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tablelog.events import bid_and_challenge as ev
-from tablelog.projections.bid_and_challenge.text import describe
+from tablelog.rulesets.bid_and_challenge import events as ev
+from tablelog.rulesets.bid_and_challenge.views.text import describe
 
 
 @pytest.mark.parametrize(

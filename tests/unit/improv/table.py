@@ -21,12 +21,12 @@ from tablelog.errors import TablelogError
 from tablelog.events.base import Event
 from tablelog.events.envelope import Envelope
 from tablelog.projections.account import Account
-from tablelog.projections.improv.views import hand_view, show_view
 from tablelog.projections.views import state_view
 from tablelog.rules.common import Command
-from tablelog.rules.improv import ImprovState
-from tablelog.rules.improv import commands as c
-from tablelog.rules.improv.decks import Shuffle
+from tablelog.rulesets.improv.rules import ImprovState
+from tablelog.rulesets.improv.rules import commands as c
+from tablelog.rulesets.improv.rules.decks import Shuffle
+from tablelog.rulesets.improv.views.views import hand_view, show_view
 from tablelog.storage import EventStore, open_store
 
 E = TypeVar("E", bound=Event)

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tablelog.events.improv import ConflictClosed
 from tablelog.rules.common import Command
-from tablelog.rules.improv import commands as c
+from tablelog.rulesets.improv.events import ConflictClosed
+from tablelog.rulesets.improv.rules import commands as c
 from tests.unit.improv.table import KIT, Tables, only
 
 LOW = "2C"  # the card a round's loser plays: below every card of the rows

@@ -20,7 +20,8 @@ from tablelog.commands.campaigns import create_campaign
 from tablelog.commands.table import campaign_state, execute
 from tablelog.errors import TablelogError
 from tablelog.events.envelope import Envelope
-from tablelog.events.improv import (
+from tablelog.projections.fold import fold
+from tablelog.rulesets.improv.events import (
     CardPlayed,
     CardsDiscarded,
     CardsDrawn,
@@ -31,12 +32,11 @@ from tablelog.events.improv import (
     RoundRevealed,
     TokenSpent,
 )
-from tablelog.projections.fold import fold
-from tablelog.projections.improv.views import hand_view, state_view
-from tablelog.rules.improv import commands as c
-from tablelog.rules.improv import decks as deck_module
-from tablelog.rules.improv.cards import full_deck
-from tablelog.rules.improv.state import ImprovState
+from tablelog.rulesets.improv.rules import commands as c
+from tablelog.rulesets.improv.rules import decks as deck_module
+from tablelog.rulesets.improv.rules.cards import full_deck
+from tablelog.rulesets.improv.rules.state import ImprovState
+from tablelog.rulesets.improv.views.views import hand_view, state_view
 from tablelog.storage import EventStore, open_store
 from tests.unit.improv.table import unsalted
 

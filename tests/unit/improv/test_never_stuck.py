@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from tablelog.events.improv import CardPlayed, CardsDrawn, ConflictClosed, TokenMove
-from tablelog.projections.improv.views import show_view
 from tablelog.projections.registry import redact, views_for
 from tablelog.rules.common import Command
-from tablelog.rules.improv import commands as c
-from tablelog.rules.improv.cards import full_deck
-from tablelog.rules.improv.state import ImprovState
+from tablelog.rulesets.improv.events import CardPlayed, CardsDrawn, ConflictClosed, TokenMove
+from tablelog.rulesets.improv.rules import commands as c
+from tablelog.rulesets.improv.rules.cards import full_deck
+from tablelog.rulesets.improv.rules.state import ImprovState
+from tablelog.rulesets.improv.views.views import show_view
 from tests.unit.improv.table import KIT, SESSION, Tables, only
 
 # A fresh deck in its fixed order (no shuffle in these tests): the GM holds 2♣ 3♣ 4♣ 5♣ (3 +

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from tablelog.events.improv import ConflictClosed, RoundRevealed
 from tablelog.rules.common import Command
-from tablelog.rules.improv import commands as c
+from tablelog.rulesets.improv.events import ConflictClosed, RoundRevealed
+from tablelog.rulesets.improv.rules import commands as c
 from tests.unit.improv.table import SESSION, Table, Tables, only
 
 

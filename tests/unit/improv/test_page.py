@@ -12,7 +12,7 @@ import pytest
 
 from tablelog.commands.access import Caller
 from tablelog.commands.page import Page, page_of
-from tablelog.rules.improv import commands as c
+from tablelog.rulesets.improv.rules import commands as c
 from tests.unit.improv.table import Stacked, Table, Tables
 
 GM_TOP = ["AS", "KS", "QS", "JS", "10S"]

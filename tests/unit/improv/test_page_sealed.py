@@ -13,7 +13,7 @@ import pytest
 from tablelog.commands.access import Caller
 from tablelog.commands.page import Form, Page, page_of
 from tablelog.projections.page import Sealed
-from tablelog.rules.improv import commands as c
+from tablelog.rulesets.improv.rules import commands as c
 from tests.unit.improv.table import DIANA, KIT, Table, Tables
 from tests.unit.improv.test_sealed import Hand
 

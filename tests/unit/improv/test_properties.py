@@ -33,12 +33,12 @@ from tablelog.commands.audit import account_of
 from tablelog.commands.campaigns import create_campaign
 from tablelog.commands.table import campaign_state, execute
 from tablelog.errors import TablelogError
-from tablelog.events.improv import SessionStarted
 from tablelog.projections.fold import fold
 from tablelog.projections.views import state_view
-from tablelog.rules.improv import commands as c
-from tablelog.rules.improv.cards import full_deck
-from tablelog.rules.improv.state import HOLDERS, ImprovState
+from tablelog.rulesets.improv.events import SessionStarted
+from tablelog.rulesets.improv.rules import commands as c
+from tablelog.rulesets.improv.rules.cards import full_deck
+from tablelog.rulesets.improv.rules.state import HOLDERS, ImprovState
 from tablelog.storage import EventStore, open_store
 
 CAMPAIGN = "p"

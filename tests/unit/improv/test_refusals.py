@@ -11,9 +11,9 @@ import pytest
 
 from tablelog.errors import InvalidInput, NotFound, RuleViolation, TablelogError
 from tablelog.rules.common import Command
-from tablelog.rules.improv import commands as c
-from tablelog.rules.improv import demo
-from tablelog.rules.improv.decks import Shuffle
+from tablelog.rulesets.improv.rules import commands as c
+from tablelog.rulesets.improv.rules import demo
+from tablelog.rulesets.improv.rules.decks import Shuffle
 from tests.unit.improv.table import SESSION, Stacked, Tables
 
 FIGHT = demo.FIGHT

@@ -18,16 +18,16 @@ from tablelog.commands.audit import account_of
 from tablelog.errors import InvalidInput, RuleViolation
 from tablelog.events.codec import encode
 from tablelog.events.envelope import Envelope
-from tablelog.events.improv import (
+from tablelog.rules import sealing
+from tablelog.rulesets.improv.events import (
     CardOpened,
     CardSealed,
     ConflictClosed,
     OpeningForfeited,
     RoundRevealed,
 )
-from tablelog.rules import sealing
-from tablelog.rules.improv import commands as c
-from tablelog.rules.improv import sealed
+from tablelog.rulesets.improv.rules import commands as c
+from tablelog.rulesets.improv.rules import sealed
 from tests.unit.improv.table import KIT, Table, Tables, only
 
 SEALED = {"sealed_plays": "true"}

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from tablelog.errors import InvalidInput, RuleViolation
-from tablelog.events.improv import CardsDrawn, ConflictClosed
-from tablelog.rules.improv import commands as c
+from tablelog.rulesets.improv.events import CardsDrawn, ConflictClosed
+from tablelog.rulesets.improv.rules import commands as c
 from tests.unit.improv.table import SESSION, Tables, only
 
 
@@ -132,5 +132,5 @@ def test_every_improv_event_has_an_evolve_handler() -> None:
     import importlib
     from typing import get_args
 
-    module = importlib.import_module("tablelog.rules.improv.evolve")
+    module = importlib.import_module("tablelog.rulesets.improv.rules.evolve")
     assert set(module._HANDLERS) == set(get_args(module.ImprovEvent))

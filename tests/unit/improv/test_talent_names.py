@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tablelog.events.improv import BonusPlaced, CharacterCreated
-from tablelog.rules.improv import commands as c
+from tablelog.rulesets.improv.events import BonusPlaced, CharacterCreated
+from tablelog.rulesets.improv.rules import commands as c
 from tests.unit.improv.table import Tables, only
 
 

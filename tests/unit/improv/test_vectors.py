@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from tablelog.events.base import Event
-from tablelog.events.improv import (
+from tablelog.rules.common import Command
+from tablelog.rulesets.improv.events import (
     BonusPlaced,
     CardPlayed,
     ConflictClosed,
@@ -22,11 +23,10 @@ from tablelog.events.improv import (
     SessionStarted,
     TokenAwarded,
 )
-from tablelog.rules.common import Command
-from tablelog.rules.improv import commands as c
-from tablelog.rules.improv import demo
-from tablelog.rules.improv.commands import CreateCharacter
-from tablelog.rules.improv.conflict import gm_token_cap
+from tablelog.rulesets.improv.rules import commands as c
+from tablelog.rulesets.improv.rules import demo
+from tablelog.rulesets.improv.rules.commands import CreateCharacter
+from tablelog.rulesets.improv.rules.conflict import gm_token_cap
 from tests.unit.improv.table import CAST, SESSION, Stacked, Table, Tables, moves, only
 
 FIGHT = demo.FIGHT

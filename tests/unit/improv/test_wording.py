@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from tablelog.projections.improv.text import conflict_text
-from tablelog.projections.improv.views import show_view
 from tablelog.rules.common import Command
-from tablelog.rules.improv import commands as c
+from tablelog.rulesets.improv.rules import commands as c
+from tablelog.rulesets.improv.views.text import conflict_text
+from tablelog.rulesets.improv.views.views import show_view
 from tests.unit.improv.table import SESSION, Table, Tables
 
 

@@ -25,8 +25,8 @@ from tablelog.errors import TablelogError
 from tablelog.events.base import Event
 from tablelog.events.envelope import Envelope
 from tablelog.rules.common import Command
-from tablelog.rules.night_terrors import commands as c
-from tablelog.rules.night_terrors.state import Character, NightTerrorsState
+from tablelog.rulesets.night_terrors.rules import commands as c
+from tablelog.rulesets.night_terrors.rules.state import Character, NightTerrorsState
 from tablelog.storage import EventStore, open_store
 
 E = TypeVar("E", bound=Event)

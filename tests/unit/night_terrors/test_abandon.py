@@ -11,10 +11,10 @@ import pytest
 
 from tablelog.commands.audit import account_of
 from tablelog.errors import Forbidden
-from tablelog.events import night_terrors as ev
 from tablelog.rules.common import StartScene, StartSession
-from tablelog.rules.night_terrors import commands as c
-from tablelog.rules.night_terrors.cast import CAST
+from tablelog.rulesets.night_terrors import events as ev
+from tablelog.rulesets.night_terrors.rules import commands as c
+from tablelog.rulesets.night_terrors.rules.cast import CAST
 from tests.unit.night_terrors.table import (
     ALICE,
     BOB,

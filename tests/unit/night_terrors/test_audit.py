@@ -10,10 +10,10 @@ import msgspec
 import pytest
 
 from tablelog.commands.audit import account_of
-from tablelog.events import night_terrors as ev
 from tablelog.events.base import Event
 from tablelog.events.codec import encode
-from tablelog.rules.night_terrors.demo import demo
+from tablelog.rulesets.night_terrors import events as ev
+from tablelog.rulesets.night_terrors.rules.demo import demo
 from tests.unit.beer_run.test_audit import edited
 from tests.unit.night_terrors.table import Table, Tables
 

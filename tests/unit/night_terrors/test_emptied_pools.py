@@ -7,9 +7,9 @@ Clubs left the trump fallout owed, and paying it later took Sweat to 0 as well.
 
 from __future__ import annotations
 
-from tablelog.events import night_terrors as ev
 from tablelog.rules.common import StartSession
-from tablelog.rules.night_terrors import commands as c
+from tablelog.rulesets.night_terrors import events as ev
+from tablelog.rulesets.night_terrors.rules import commands as c
 from tests.unit.night_terrors.table import (
     ALICE,
     BOB,

@@ -8,11 +8,11 @@ import pytest
 
 from tablelog.commands.reads import show
 from tablelog.errors import Forbidden
-from tablelog.events import night_terrors as ev
-from tablelog.projections.night_terrors.text import describe
-from tablelog.projections.night_terrors.views import hand
 from tablelog.rules.common import StartScene, StartSession
-from tablelog.rules.night_terrors import commands as c
+from tablelog.rulesets.night_terrors import events as ev
+from tablelog.rulesets.night_terrors.rules import commands as c
+from tablelog.rulesets.night_terrors.views.text import describe
+from tablelog.rulesets.night_terrors.views.views import hand
 from tests.unit.night_terrors.table import (
     ALICE,
     BOB,

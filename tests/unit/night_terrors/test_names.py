@@ -7,11 +7,11 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from tablelog.events import night_terrors as ev
-from tablelog.projections.night_terrors.text import describe, describe_in
 from tablelog.rules.common import Command, StartSession
-from tablelog.rules.night_terrors import commands as c
-from tablelog.rules.night_terrors.cast import CAST
+from tablelog.rulesets.night_terrors import events as ev
+from tablelog.rulesets.night_terrors.rules import commands as c
+from tablelog.rulesets.night_terrors.rules.cast import CAST
+from tablelog.rulesets.night_terrors.views.text import describe, describe_in
 from tests.unit.night_terrors.table import (
     ALICE,
     BOB,

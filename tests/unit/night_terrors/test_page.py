@@ -12,11 +12,11 @@ import msgspec
 from tablelog.commands.access import Caller
 from tablelog.commands.page import Page, own_reads, page_of
 from tablelog.commands.table import campaign_state
-from tablelog.projections.night_terrors.page_panels import pretty
 from tablelog.projections.page import Panel
 from tablelog.projections.views import state_view
 from tablelog.rules.common import StartSession
-from tablelog.rules.night_terrors import commands as c
+from tablelog.rulesets.night_terrors.rules import commands as c
+from tablelog.rulesets.night_terrors.views.page_panels import pretty
 from tests.unit.night_terrors.table import (
     ALICE,
     BOB,

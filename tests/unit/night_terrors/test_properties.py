@@ -35,10 +35,10 @@ from tablelog.commands.table import campaign_state
 from tablelog.errors import TablelogError
 from tablelog.projections.fold import Folded, fold, fold_steps
 from tablelog.rules.common import EndScene, StartScene, StartSession
-from tablelog.rules.night_terrors import RULESET, flow
-from tablelog.rules.night_terrors import commands as c
-from tablelog.rules.night_terrors.cards import DECK, PAID_IN, TRADES, value
-from tablelog.rules.night_terrors.state import NightTerrorsState
+from tablelog.rulesets.night_terrors.rules import RULESET, flow
+from tablelog.rulesets.night_terrors.rules import commands as c
+from tablelog.rulesets.night_terrors.rules.cards import DECK, PAID_IN, TRADES, value
+from tablelog.rulesets.night_terrors.rules.state import NightTerrorsState
 from tablelog.storage import open_store
 from tests.unit.beer_run.table import SCRATCH
 from tests.unit.night_terrors.table import Table

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tablelog.rules.common import Command, StartScene, StartSession
-from tablelog.rules.night_terrors import commands as c
+from tablelog.rulesets.night_terrors.rules import commands as c
 from tests.unit.night_terrors.table import (
     ALICE,
     BOB,

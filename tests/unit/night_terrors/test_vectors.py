@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from tablelog.events import night_terrors as ev
 from tablelog.rules.common import StartSession
-from tablelog.rules.night_terrors import commands as c
-from tablelog.rules.night_terrors.cards import DECK
-from tablelog.rules.night_terrors.demo import demo
+from tablelog.rulesets.night_terrors import events as ev
+from tablelog.rulesets.night_terrors.rules import commands as c
+from tablelog.rulesets.night_terrors.rules.cards import DECK
+from tablelog.rulesets.night_terrors.rules.demo import demo
 from tests.unit.night_terrors.table import (
     ALICE,
     BOB,
