@@ -15,7 +15,7 @@ import msgspec
 from tablelog.events import bid_and_challenge as ev
 from tablelog.events.base import Event
 from tablelog.projections.account import Discrepancy, Note, Table
-from tablelog.projections.bid_and_challenge.text import describe, power_text
+from tablelog.projections.bid_and_challenge.text import describe, power_text, quoted
 from tablelog.projections.book import Book
 from tablelog.rules.bid_and_challenge import turns
 from tablelog.rules.bid_and_challenge.cards import decide_round, pool_text, sum_text, total_of
@@ -155,7 +155,7 @@ class BidAndChallengeAuditor:
                     title,
                     seq,
                     "bid",
-                    f"{event.active} bids {event.description!r} with {cards} "
+                    f"{event.active} bids {quoted(event.description)} with {cards} "
                     f"({_count(len(event.cards))}; Flow {bidder.flow}); if it wins: "
                     f"{power_text(event.power)}",
                     cards=len(event.cards),
@@ -172,7 +172,7 @@ class BidAndChallengeAuditor:
                     title,
                     seq,
                     "challenge",
-                    f"{event.challenger} challenges {event.description!r} with "
+                    f"{event.challenger} challenges {quoted(event.description)} with "
                     f"{_card_list(state, pairs)} ({_count(len(pairs))}; at most {limit}, the "
                     f"bid's count){power}",
                     cards=len(pairs),
@@ -185,7 +185,7 @@ class BidAndChallengeAuditor:
                     title,
                     seq,
                     "push",
-                    f"{event.active} pushes {event.revised_description!r}, rotating {cards} "
+                    f"{event.active} pushes {quoted(event.revised_description)}, rotating {cards} "
                     f"({_count(len(event.cards), 'extra card')}, at most Flow {flow}); "
                     "lost if the bid loses",
                     cards=len(event.cards),
@@ -215,7 +215,7 @@ class BidAndChallengeAuditor:
                     title,
                     seq,
                     "outcome",
-                    f"{event.winner} wins and narrates: {event.rule}{back}"
+                    f"{event.winner} wins: {event.rule}{back}"
                     + (f"; {event.power_void}" if event.power_void else ""),
                     winner=event.winner,
                     loser=event.loser,
