@@ -49,7 +49,38 @@ def flowing(text: str) -> str:
 def flow_tree(command: Any) -> None:
     """Make `command`'s help, and that of every command below it (a group's `commands`),
     flow. Typed `Any`: Typer builds its commands on a click of its own (`typer._click`)."""
+    _folding_tables_once()
     if isinstance(getattr(command, "help", None), str):
         command.help = flowing(command.help)
     for sub in (getattr(command, "commands", None) or {}).values():
         flow_tree(sub)
+
+
+_FOLDING: list[bool] = []
+
+
+def _folding_tables_once() -> None:
+    if not _FOLDING:
+        _FOLDING.append(True)
+        _folding_tables()
+
+
+def _folding_tables() -> None:
+    """Typer's option tables cut a long option name or type with an ellipsis when the
+    terminal is narrow (`--feeds-per-addr…`): every cell that would be cut is folded onto the
+    next line instead, so nothing of an option is lost at any width. Typer builds its tables
+    with rich's `Table` looked up in its own module, the one place this can be said."""
+    from rich.table import Table
+    from rich.text import Text
+    from typer import rich_utils
+
+    class FoldingTable(Table):
+        def add_row(self, *renderables: Any, **options: Any) -> None:
+            for cell in renderables:
+                # An option's help is a `Columns` of texts (its words, env var, default).
+                for text in [cell, *getattr(cell, "renderables", ())]:
+                    if isinstance(text, Text) and text.overflow in (None, "ellipsis"):
+                        text.overflow = "fold"
+            super().add_row(*renderables, **options)
+
+    setattr(rich_utils, "Table", FoldingTable)  # noqa: B010 - typer's own module global

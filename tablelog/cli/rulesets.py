@@ -60,7 +60,7 @@ def shown_conflict(
         return name, decoded(client.get(path), Shown)
     with opened(target(ctx)) as store:
         name = resolve_campaign(store, campaign)
-        viewer = viewer_named(store, name, as_player) if as_player else None
+        viewer = viewer_named(store, name, as_player) if as_player is not None else None
         return name, show(store, name, conflict, viewer, ruleset=ruleset)
 
 

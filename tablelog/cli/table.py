@@ -92,7 +92,7 @@ def state(
     else:
         with opened(target(ctx)) as store:
             name = resolve_campaign(store, campaign)
-            viewer = viewer_named(store, name, as_player) if as_player else None
+            viewer = viewer_named(store, name, as_player) if as_player is not None else None
             view = state_view_of(store, name, viewer, at=at)
     if json:
         emit_json(view)

@@ -80,7 +80,7 @@ def test_one_whole_scene_with_the_vectors_and_their_refusals(tmp_path: Path, tar
         "one-power: a bid names exactly one power; got 2 (--strike, --detail)"
     )
     out = ok(tl(BC, "bid", "s1", "anna", "I force the gate", "-k", "Brawn", "-k", "Sword", *gate))
-    assert "anna bids 'I force the gate' with brawn, sword" in out
+    assert 'anna bids "I force the gate" with brawn, sword' in out
     assert refuse(BC, "challenge", "s1", "ben", "No", "-k", "Dodge") == (
         "not-your-turn: it is cara's turn to accept or pass the challenge; not ben's"
     )
@@ -166,9 +166,9 @@ def test_one_whole_scene_with_the_vectors_and_their_refusals(tmp_path: Path, tar
     notes = [n for s in report["conflicts"][0]["sections"] for n in s["notes"]]
     outcomes = [n["text"] for n in notes if n["kind"] == "outcome"]
     assert outcomes == [
-        "ben wins and narrates: ben 12 beats anna 10; the cards in Play return to their origin "
+        "ben wins: ben 12 beats anna 10; the cards in Play return to their origin "
         "decks, but anna's pushed cards go to Discard (the bid lost)",
-        "ben wins and narrates: ben 6 ties anna 6: ties go to the active player; the cards in "
+        "ben wins: ben 6 ties anna 6: ties go to the active player; the cards in "
         "Play return to their origin decks",
     ]
     for kind in ("markdown", "bbcode", "discord"):
@@ -245,7 +245,7 @@ def test_a_newcomer_reads_scene_ids_and_a_challenge_power_as_they_are(tmp_path: 
         "one-power: a challenge names at most one power; got 2 (--strike, --detail)"
     )
     out = ok(tl(BC, "challenge", "s1", "ben", "No", "-k", "Dodge", "--strike", "anna:Sword"))
-    assert "ben challenges 'No' with dodge (strike sword from anna's Deck to Discard)" in out
+    assert 'ben challenges "No" with dodge (strike sword from anna\'s Deck to Discard)' in out
 
 
 # Exported by the tablelog of b6d6602 itself (tests/fixtures/README.md): campaign `keep`, where

@@ -77,3 +77,5 @@ def test_help_paragraphs_flow_at_any_width(path: tuple[str, ...]) -> None:
         assert max(len(line.rstrip()) for line in lines) <= width, (width, result.output)
         assert _unforced_breaks(result.output, width) == [], (width, result.output)
         assert "Example" in result.output, width
+        # No option name, type or default cut short with an ellipsis: folded instead.
+        assert "…" not in result.output, (width, result.output)

@@ -29,6 +29,12 @@ def test_as_names_a_seat_of_the_campaign_or_is_refused(tmp_path: Path, ruleset: 
     assert line.endswith("or the GM (gm)")
     shown = refused(run(tmp_path, ruleset, "show", conflict, "--as", "zed"))
     assert shown.startswith("unknown-viewer: zed is no player or observer")
+    # An empty name is no seat either (it once gave the operator's whole view).
+    for blank in ("", "  "):
+        assert refused(run(tmp_path, "state", "--as", blank)).startswith("bad-name: ")
+        assert refused(run(tmp_path, ruleset, "show", conflict, "--as", blank)).startswith(
+            "bad-name: "
+        )
 
     for seat in ("gm", "YAN", "olga"):
         seen = json.loads(ok(run(tmp_path, "state", "--as", seat, "--json")))

@@ -41,13 +41,13 @@ def test_a_log_the_rules_wrote_audits_clean(new: Tables) -> None:
     assert account.discrepancies == []
     notes = [n.text for c in account.conflicts for s in c.sections for n in s.notes]
     assert (
-        "ben wins and narrates: ben 12 beats anna 10; the cards in Play return to their origin "
+        "ben wins: ben 12 beats anna 10; the cards in Play return to their origin "
         "decks, but anna's pushed cards go to Discard (the bid lost)"
     ) in notes
     assert "anna (active) rolls 4+2+1+3 = 10" in notes
     assert "quickwits goes from anna's Play to Discard (push lost)" in notes
     assert (
-        "anna pushes 'I push on', rotating QuickWits = 1d6 (1 extra card, at most Flow 3); lost "
+        'anna pushes "I push on", rotating QuickWits = 1d6 (1 extra card, at most Flow 3); lost '
         "if the bid loses"
     ) in notes
     # Each side's row adds up on its own: faces, then the cards' mods, then the total.

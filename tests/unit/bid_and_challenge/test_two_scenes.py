@@ -159,10 +159,10 @@ def test_a_challenge_names_its_power_wherever_it_is_shown(new: Tables) -> None:
     events = table.when(in_scene("s1", challenge("Ben", "Dodge", power=strike)))
     made = only(events, ev.ChallengeMade)
     assert describe(made) == (
-        "ben challenges 'It goes wrong' with dodge (strike sword from anna's Deck to Discard)"
+        'ben challenges "It goes wrong" with dodge (strike sword from anna\'s Deck to Discard)'
     )
     assert (
-        "  ben challenges 'It goes wrong' with Dodge 1d6+1; if it wins: strike sword from "
+        '  ben challenges "It goes wrong" with Dodge 1d6+1; if it wins: strike sword from '
         "anna's Deck to Discard"
     ) in shown(table, "s1")
     assert any(

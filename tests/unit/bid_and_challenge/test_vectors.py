@@ -240,3 +240,20 @@ def test_a_bid_can_restore_cards_and_create_a_universe_card(new: Tables) -> None
         4,
     )
     assert table.zone("universe", "deck") == ["crowd", "fog", "storm"]
+
+
+def test_an_unchallenged_win_and_what_it_defined_is_an_outcome_whatif_compares(
+    new: Tables,
+) -> None:
+    """Held-out play: a what-if where everyone passed instead of Anna's unopposed bid said no
+    outcome differed, since only challenged rounds are beats. The scene's `outcome` names
+    every decided round and each detail it defined."""
+    from tablelog.rulesets.bid_and_challenge.views import VIEWS
+
+    table = new(RECORDED)
+    table.given(seated(), bid("Anna", "Brawn", spec=GATE), pass_("Cara"), pass_("Ben"))
+    scene = VIEWS.state_view(table.state, None)["conflicts"]["s1"]
+    assert scene["beats"] == []
+    assert scene["outcome"] == [
+        "round 1: anna wins unchallenged; defines gate-open (The gate stands open)"
+    ]

@@ -12,8 +12,8 @@ from tablelog.rulesets.bid_and_challenge.views.text import describe
 @pytest.mark.parametrize(
     ("cards", "line"),
     [
-        (["quickwits"], "anna pushes 'I wedge it' with quickwits (rotated)"),
-        ([], "anna pushes 'I wedge it' with no extra cards"),
+        (["quickwits"], 'anna pushes "I wedge it" with quickwits (rotated)'),
+        ([], 'anna pushes "I wedge it" with no extra cards'),
     ],
 )
 def test_a_push_in_words(cards: list[str], line: str) -> None:
@@ -21,3 +21,11 @@ def test_a_push_in_words(cards: list[str], line: str) -> None:
         conflict="s1", round=1, active="anna", revised_description="I wedge it", cards=cards
     )
     assert describe(pushed) == line
+
+
+def test_a_players_words_are_quoted_as_typed() -> None:
+    """A description holding both kinds of quote reads as typed: no backslash is added."""
+    pushed = ev.Pushed(
+        conflict="s1", round=1, active="anna", revised_description='it\'s "fine"', cards=[]
+    )
+    assert describe(pushed) == 'anna pushes "it\'s "fine"" with no extra cards'

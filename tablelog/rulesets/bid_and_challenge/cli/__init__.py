@@ -375,7 +375,7 @@ def show(
     Example: `tablelog bid-and-challenge show s1`, or `tablelog bid-and-challenge show s1
     --json`
     """
-    viewer = player_name(as_player) if as_player else None
+    viewer = player_name(as_player) if as_player is not None else None
     if remote(ctx) is not None:
         no_view_choice(as_player)
     _name, shown = shown_conflict(ctx, campaign, RULESET, scene, viewer)

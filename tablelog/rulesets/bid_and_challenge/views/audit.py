@@ -26,7 +26,7 @@ from tablelog.rulesets.bid_and_challenge.rules.cards import (
 from tablelog.rulesets.bid_and_challenge.rules.narration import decided
 from tablelog.rulesets.bid_and_challenge.rules.resolve import settle, side_cards
 from tablelog.rulesets.bid_and_challenge.rules.state import BidAndChallengeState
-from tablelog.rulesets.bid_and_challenge.views.text import describe, power_text
+from tablelog.rulesets.bid_and_challenge.views.text import describe, power_text, quoted
 
 # `mods` beside `faces`, so a row adds up to its total on its own (faces 4 2 1, mods +3: 10).
 _COLUMNS = ["side", "character", "cards", "faces", "mods", "total"]
@@ -160,7 +160,7 @@ class BidAndChallengeAuditor:
                     title,
                     seq,
                     "bid",
-                    f"{event.active} bids {event.description!r} with {cards} "
+                    f"{event.active} bids {quoted(event.description)} with {cards} "
                     f"({_count(len(event.cards))}; Flow {bidder.flow}); if it wins: "
                     f"{power_text(event.power)}",
                     cards=len(event.cards),
@@ -177,7 +177,7 @@ class BidAndChallengeAuditor:
                     title,
                     seq,
                     "challenge",
-                    f"{event.challenger} challenges {event.description!r} with "
+                    f"{event.challenger} challenges {quoted(event.description)} with "
                     f"{_card_list(state, pairs)} ({_count(len(pairs))}; at most {limit}, the "
                     f"bid's count){power}",
                     cards=len(pairs),
@@ -190,7 +190,7 @@ class BidAndChallengeAuditor:
                     title,
                     seq,
                     "push",
-                    f"{event.active} pushes {event.revised_description!r}, rotating {cards} "
+                    f"{event.active} pushes {quoted(event.revised_description)}, rotating {cards} "
                     f"({_count(len(event.cards), 'extra card')}, at most Flow {flow}); "
                     "lost if the bid loses",
                     cards=len(event.cards),
@@ -220,7 +220,7 @@ class BidAndChallengeAuditor:
                     title,
                     seq,
                     "outcome",
-                    f"{event.winner} wins and narrates: {event.rule}{back}"
+                    f"{event.winner} wins: {event.rule}{back}"
                     + (f"; {event.power_void}" if event.power_void else ""),
                     winner=event.winner,
                     loser=event.loser,

@@ -13,6 +13,12 @@ from tablelog.rulesets.bid_and_challenge.rules.lookup import ZONE_WORD as ZONE
 from tablelog.rulesets.bid_and_challenge.rules.state import BidAndChallengeState
 
 
+def quoted(text: str) -> str:
+    """A player's words in a line, between double quotes, as typed (a repr would escape an
+    apostrophe when the text holds both kinds of quote)."""
+    return f'"{text}"'
+
+
 def power_text(power: ev.Power | None) -> str:
     match power:
         case None:
@@ -57,7 +63,7 @@ def describe(event: Event) -> str:
         case ev.BidMade():
             cards = ", ".join(event.cards) or "no cards"
             power = power_text(event.power)
-            return f"{event.active} bids {event.description!r} with {cards} ({power})"
+            return f"{event.active} bids {quoted(event.description)} with {cards} ({power})"
         case ev.Passed():
             return f"{event.player} passes ({event.passes} in a row)"
         case ev.ChallengeDeclined():
@@ -67,10 +73,10 @@ def describe(event: Event) -> str:
                 c.card_id + (" (universe)" if c.source == "universe" else "") for c in event.cards
             )
             power = f" ({power_text(event.power)})" if event.power is not None else ""
-            return f"{event.challenger} challenges {event.description!r} with {cards}{power}"
+            return f"{event.challenger} challenges {quoted(event.description)} with {cards}{power}"
         case ev.Pushed():
             cards = f"{', '.join(event.cards)} (rotated)" if event.cards else "no extra cards"
-            return f"{event.active} pushes {event.revised_description!r} with {cards}"
+            return f"{event.active} pushes {quoted(event.revised_description)} with {cards}"
         case ev.DiceRolled():
             return f"{event.character} ({event.side}) rolls {sum_text(event.rolls)}"
         case ev.RoundResolved():
@@ -145,7 +151,7 @@ def show_lines(state: BidAndChallengeState, view: dict[str, Any]) -> list[str]:
             bid = rnd["bid"]
             cards = ", ".join(_named(state, active, k) for k in bid["cards"])
             power = power_text(msgspec.convert(bid["power"], ev.Power))
-            lines.append(f"  bid {bid['description']!r} with {cards}; if it wins: {power}")
+            lines.append(f"  bid {quoted(bid['description'])} with {cards}; if it wins: {power}")
         for who in rnd["declined"]:
             lines.append(f"  {who} passes the challenge")
         if rnd["challenge"]:
@@ -157,10 +163,10 @@ def show_lines(state: BidAndChallengeState, view: dict[str, Any]) -> list[str]:
             )
             power = ch["power"]
             won = f"; if it wins: {power_text(msgspec.convert(power, ev.Power))}" if power else ""
-            lines.append(f"  {who} challenges {ch['description']!r} with {cards}{won}")
+            lines.append(f"  {who} challenges {quoted(ch['description'])} with {cards}{won}")
         if rnd["push"]:
             cards = ", ".join(_named(state, active, k) for k in rnd["push"]["cards"])
-            lines.append(f"  push {rnd['push']['description']!r} with {cards or 'no cards'}")
+            lines.append(f"  push {quoted(rnd['push']['description'])} with {cards or 'no cards'}")
         for side, roll in rnd["rolls"].items():
             if roll:
                 lines.append(f"  {roll['character']} ({side}) rolls {_roll_text(roll)}")

@@ -84,8 +84,26 @@ def summary(scene: Scene) -> dict[str, Any]:
         "passes": scene.passes,
         "ended": scene.ended_reason or None,
         "beats": scene.beats(),
+        "outcome": _outcome(scene),
         "narration_due": _narration_due(scene),
     }
+
+
+def _outcome(scene: Scene) -> list[str]:
+    """Each decided round in words, unchallenged ones too (`whatif` compares them: a bid won
+    unopposed, and what it defined, is an outcome that `beats` alone does not show). A scene
+    kept compact after its end has only its beats."""
+    lines = []
+    for rnd in [] if scene.compacted else scene.rounds:
+        if rnd.resolved is None:
+            continue
+        how = "unchallenged" if rnd.resolved.loser is None else f"over {rnd.resolved.loser}"
+        defined = "; ".join(f"defines {d.detail_id} ({d.text})" for d in rnd.details)
+        lines.append(
+            f"round {rnd.number}: {rnd.resolved.winner} wins {how}"
+            + (f"; {defined}" if defined else "")
+        )
+    return lines
 
 
 def _narration_due(scene: Scene) -> dict[str, Any] | None:
