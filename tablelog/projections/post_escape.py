@@ -54,6 +54,8 @@ _SHORTCODE = re.compile(r":[A-Za-z0-9_+\-]+:")
 _WWW_DOT = re.compile(r"(?<![A-Za-z0-9])www(\.)", re.IGNORECASE)
 _ORDERED = re.compile(r"[0-9]{1,9}([.)])(?: |$)")
 _BREAK = re.compile(r"(?:[-*_] *){3,}$")
+# Two hyphens are enough after a list item's own `- `: `- --` is a thematic break.
+_DASHES = re.compile(r"(?:- *){2,}$")
 _HEADING_END = re.compile(r"(?:^| )(#+)$")
 _CLOSING = re.compile(r"[^<>]*>")
 _MENTION = re.compile(r"@(?=[^ ])")
@@ -65,7 +67,7 @@ def _start(text: str) -> int | None:
     if not text:
         return None
     first, second = text[0], text[1:2]
-    if first == ">" or _BREAK.match(text):
+    if first == ">" or _BREAK.match(text) or _DASHES.match(text):
         return 0
     if first == "#" and text.lstrip("#")[:1] in ("", " "):
         return 0

@@ -80,6 +80,8 @@ def test_a_table_cell_escapes_its_pipes() -> None:
 
 
 HOSTILE = [
+    "--",  # after a list item's own `- `, a thematic break (found by hypothesis)
+    "- -",
     "**bold** [b]x[/b] <@123> @everyone # head | pipe",
     "line one\nline two\t[url=javascript:alert(1)]x[/url] [img]x[/img] _u_ ~~s~~ `c` "
     "||spoiler|| > quote -# small [link](http://x) <#1> <@&2> @here :smile: &amp; <b>h</b> "
