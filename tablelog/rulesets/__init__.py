@@ -88,34 +88,32 @@ def register(place: Place) -> Place:
 
 
 def _discover() -> None:
-    """Read the entry points of every installed distribution, once."""
+    """Read the entry points of every installed distribution, once per process; from this
+    interpreter's cache when nothing was installed or removed since (`_cached`)."""
     global _FOUND
     if _FOUND:
         return
     _FOUND = True
-    from importlib.metadata import entry_points  # only here: its import costs a CLI start
-
     found: list[tuple[bool, str, Place]] = []
-    for point in entry_points(group=GROUP):
-        dist = point.dist
-        dist_name = dist.metadata["Name"] if dist is not None else ""
-        dist_version = dist.version if dist is not None else ""
-        if point.attr or not re.fullmatch(r"[A-Za-z_][\w.]*", point.value):
+    for name, value, dist_name, dist_version, attr in _cached():
+        if attr or not re.fullmatch(r"[A-Za-z_][\w.]*", value):
             reason = "its value must be a package (`package.name`), not an object in one"
-            _UNFOUND.append(Unfound(point.name, point.value, dist_name, reason))
+            _UNFOUND.append(Unfound(name, value, dist_name, reason))
             continue
         try:
-            place = Place.of(point.name, point.value, dist_name, dist_version)
+            place = Place.of(name, value, dist_name, dist_version)
         except ValueError as exc:
-            _UNFOUND.append(Unfound(point.name, point.value, dist_name, str(exc)))
+            _UNFOUND.append(Unfound(name, value, dist_name, str(exc)))
             continue
         found.append((dist_name != HOME, dist_name, place))
 
     # tablelog's own first, its primary one (its package says `PRIMARY = True`) leading; then
     # the others, by distribution and name.
+    primary = _primary_of(found)
+
     def order(item: tuple[bool, str, Place]) -> tuple[bool, bool, str, str]:
         other, dist_name, place = item
-        return (other, other or not _primary(place.package), dist_name, place.name)
+        return (other, other or place.name != primary, dist_name, place.name)
 
     for _, _, place in sorted(found, key=order):
         if place.name in _PLACES:
@@ -126,13 +124,90 @@ def _discover() -> None:
         _PLACES[place.name] = place
 
 
-def _primary(package: str) -> bool:
+Point = tuple[str, str, str, str, str]  # name, value, distribution, its version, attr
+
+
+def _signature() -> str:
+    """What the installed distributions depend on: each directory of the import path and
+    when it last changed (installing or removing a distribution changes its directory)."""
+    import os
+    import sys
+
+    parts = [sys.prefix]
+    here = os.getcwd()
+    for entry in sys.path:
+        if entry in ("", here):  # the working directory: a script's, not an install's
+            continue
+        try:
+            parts.append(f"{entry}:{os.stat(entry or '.').st_mtime_ns}")
+        except OSError:
+            parts.append(f"{entry}:-")
+    return "\n".join(parts)
+
+
+def _cache_file() -> str:
+    import hashlib
+    import os
+    import sys
+
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    key = hashlib.sha256(sys.prefix.encode()).hexdigest()[:16]
+    return os.path.join(base, "tablelog", f"rulesets-{key}.json")
+
+
+def _cached() -> list[Point]:
+    """The group's entry points, from a small cache file while the import path is unchanged:
+    `importlib.metadata` reads every distribution's metadata, a cost each CLI start would pay
+    (bench/cli.sh). A cache that cannot be read or written is simply not used."""
+    import json
+    import os
+
+    signature, path = _signature(), _cache_file()
+    try:
+        with open(path, encoding="utf-8") as handle:
+            kept = json.load(handle)
+        if kept.get("signature") == signature:
+            return [(str(a), str(b), str(c), str(d), str(e)) for a, b, c, d, e in kept["points"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    points = _read_entry_points()
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        scratch = f"{path}.{os.getpid()}"
+        with open(scratch, "w", encoding="utf-8") as handle:
+            json.dump({"signature": signature, "points": points}, handle)
+        os.replace(scratch, path)
+    except OSError:
+        pass
+    return points
+
+
+def _read_entry_points() -> list[Point]:
+    from importlib.metadata import entry_points  # only here: its import costs a CLI start
+
+    points: list[Point] = []
+    for point in entry_points(group=GROUP):
+        dist = point.dist
+        dist_name = dist.metadata["Name"] if dist is not None else ""
+        dist_version = dist.version if dist is not None else ""
+        points.append((point.name, point.value, dist_name, dist_version, point.attr or ""))
+    return points
+
+
+def _primary_of(found: list[tuple[bool, str, Place]]) -> str | None:
+    """The primary ruleset: of tablelog's own, the one whose package says `PRIMARY = True`."""
     import importlib
 
-    try:
-        return getattr(importlib.import_module(package), "PRIMARY", False) is True
-    except Exception:  # a broken package is reported when its parts are loaded
-        return False
+    for other, _, place in found:
+        if other:
+            continue
+        try:
+            module = importlib.import_module(place.package)
+        except Exception:  # a broken package is reported when its parts are loaded
+            module = None
+        if getattr(module, "PRIMARY", False) is True:
+            return place.name
+    return None
 
 
 def names() -> list[str]:
