@@ -142,8 +142,10 @@ def test_a_stopping_service_ends_its_open_feeds(tmp_path: Path) -> None:
                 with httpx.Client(base_url=url, timeout=HTTP_TIMEOUT_S) as own:
                     try:
                         with feed(own, tokens["bob"]) as response:
-                            opened.set()
-                            lines.extend(response.iter_lines())
+                            for line in response.iter_lines():
+                                lines.append(line)
+                                if line == "event: event":
+                                    opened.set()  # the campaign's events are flowing
                     except httpx.RemoteProtocolError:
                         lines.append("(cut)")
                 return lines
