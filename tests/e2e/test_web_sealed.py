@@ -13,6 +13,7 @@ import json
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,18 @@ def raw_rows(db: Path) -> list[str]:
     """Every row of the events table as the operator reads it, payload included."""
     with sqlite3.connect(db) as conn:
         rows = conn.execute("SELECT * FROM events").fetchall()
-    return [" ".join(str(v) for v in row) for row in rows]
+    return [" ".join(readable(v) for v in row) for row in rows]
+
+
+def readable(value: object) -> str:
+    """A column as an operator reads it: a JSON payload as text, a hash as hex (its raw
+    bytes may spell "QH" by chance)."""
+    if not isinstance(value, bytes):
+        return str(value)
+    try:
+        return value.decode("utf-8")
+    except UnicodeDecodeError:
+        return value.hex()
 
 
 def verify(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -128,8 +140,12 @@ def play_sealed_round(cwd: Path, gm: Any, bob: Any, sent: list[tuple[str, str]])
         if address.endswith("/plays"):
             assert GM_CARD not in body
             assert BOB_CARD not in body
-    settle()  # the GM's page opened riso's card by itself
-    opened = [r for r in raw_rows(db) if "improv.card_opened" in r]
+    # The GM's page opens riso's card by itself, after its play has landed: wait for the row.
+    deadline = time.monotonic() + 15
+    while not (opened := [r for r in raw_rows(db) if "improv.card_opened" in r]):
+        assert time.monotonic() < deadline, "the GM's page never opened riso's card"
+        time.sleep(0.05)
+    settle()
     assert len(opened) == 1
     assert GM_CARD in opened[0]
     seq = head_seq(db, "heist")
