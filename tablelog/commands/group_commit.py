@@ -20,12 +20,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tablelog.commands import rng_answer, rng_flow, state
+from tablelog.commands import awaits, rng_answer, rng_flow, state
 from tablelog.commands.access import Caller
 from tablelog.commands.outbox import Outbox
 from tablelog.errors import RuleViolation, StorageError
 from tablelog.events.envelope import Envelope, Pending
-from tablelog.projections.fold import Folded, fold_onto
+from tablelog.projections.fold import Folded
 from tablelog.rules import registry
 from tablelog.rules.common import Command
 from tablelog.rules.rng_commands import RNG_COMMANDS
@@ -91,7 +91,7 @@ def _write(
     try:
         _write_together(store, campaign, entry, group, salt)
     except Exception as exc:
-        entry.folded = None  # it may hold events that were never committed
+        entry.folded = entry.awaits = None  # they may hold events that were never committed
         if len(group) == 1:
             _settle(group[0], error=exc)
             return
@@ -119,11 +119,13 @@ def _write_together(
             open_before = posts.open_conflicts(folded)
             written = tx.append(pending, fresh_ids=True).events
             if written:
-                fold_onto(folded, written)  # the next order decides on the state after these
+                # The next order decides on the state after these.
+                begun = awaits.moved_on(entry, folded, written)
                 if entry.committed_rng:
-                    written += _reveals(tx, folded, written)
+                    more, also = _reveals(tx, entry, folded, written)
+                    written, begun = written + more, begun + also
                 entry.hash = written[-1].hash
-                posts.after(folded, open_before, written)
+                posts.after(folded, open_before, written, begun)
             if order.on_commit is not None:
                 order.on_commit(tx, written)
             if order.on_done is not None:
@@ -138,14 +140,16 @@ def _write_together(
         _settle(order, error=error)
 
 
-def _reveals(tx: CampaignTransaction, folded: Folded, written: list[Envelope]) -> list[Envelope]:
-    """The seeds these events make due for reveal (rng_flow.py), appended after them."""
+def _reveals(
+    tx: CampaignTransaction, entry: state.Entry, folded: Folded, written: list[Envelope]
+) -> tuple[list[Envelope], list[awaits.Since]]:
+    """The seeds these events make due for reveal (rng_flow.py), appended after them, and
+    the steps they began."""
     due = rng_flow.reveals_due(tx, folded, written)
     if not due:
-        return []
+        return [], []
     more = tx.append(_pending(folded, due), fresh_ids=True).events
-    fold_onto(folded, more)
-    return more
+    return more, awaits.moved_on(entry, folded, more)
 
 
 def _decided(

@@ -11,6 +11,7 @@ reveals), recorded with the command's first and last seq; the delivery builds it
 
 from __future__ import annotations
 
+from tablelog.commands.awaits import Since
 from tablelog.events.envelope import Envelope
 from tablelog.projections.fold import Folded, decoded
 from tablelog.projections.registry import views_for
@@ -36,8 +37,11 @@ class Outbox:
         each = conflicts.values() if isinstance(conflicts, dict) else conflicts
         return sum(1 for c in each if c["status"] == "open")
 
-    def after(self, folded: Folded, open_before: int, written: list[Envelope]) -> None:
-        """Queue the posts that `written` (on the state `folded` they led to) made due."""
+    def after(
+        self, folded: Folded, open_before: int, written: list[Envelope], begun: list[Since]
+    ) -> None:
+        """Queue the posts that `written` (on the state `folded` they led to) made due;
+        `begun` are the steps they made the table wait on (known while awaits are tracked)."""
         if not self._hooks or not written:
             return
         views = views_for(folded.ruleset.name)

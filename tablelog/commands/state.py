@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from tablelog.commands.awaits import Since, Tracked, moved_on, track_from_start
 from tablelog.errors import NotFound, StorageError
 from tablelog.events.envelope import Envelope
 from tablelog.projections.fold import Folded, fold, fold_onto
@@ -46,6 +47,8 @@ class Entry:
     # Views built from the state, per viewer, with the (seq, hash) they were built at: the
     # service's readers mostly ask again before anything moves (see `kept_view`).
     views: dict[str | None, tuple[int, bytes, Any]] = field(default_factory=dict)
+    # Since when the table waits on each step (awaits.py): None until someone asks.
+    awaits: Tracked | None = None
 
 
 class _Cache:
@@ -95,9 +98,10 @@ def _load(
         if not newer or newer[0].prev_hash != entry.hash:
             folded = None
         else:
-            fold_onto(folded, newer)
+            moved_on(entry, folded, newer)
             entry.hash = newer[-1].hash
     if folded is None:
+        entry.awaits = None
         folded = _from_snapshot(entry, head, read_after, read_snapshot)
     entry.folded = folded
     return folded
@@ -171,7 +175,7 @@ def advance(entry: Entry, written: Sequence[Envelope], saved: int | None) -> Non
     if saved is not None:
         entry.saved = saved
     if written and entry.folded is not None:
-        fold_onto(entry.folded, written)
+        moved_on(entry, entry.folded, written)
         entry.hash = written[-1].hash
 
 
@@ -230,3 +234,25 @@ def state_at(store: EventStore, campaign: str, at: int) -> Folded:
         campaign, rules, snap, lambda seq: store.read(campaign, after_seq=seq, upto_seq=at)
     )
     return loaded[0] if loaded is not None else fold(store.stream(campaign, upto_seq=at))
+
+
+def awaited(store: EventStore, campaign: str, *, head: CampaignHead | None = None) -> list[Since]:
+    """The steps the table waits on now, each with the event after which it began."""
+    with reading(store, campaign, head=head) as folded:
+        return list(tracked(store, folded).steps.values())
+
+
+def tracked(store: EventStore, folded: Folded) -> Tracked:
+    """The awaits of the state `folded` (inside `reading`: the entry's lock is held).
+
+    The first ask in a process folds the campaign afresh, working the steps out after every
+    event (awaits.py); from then on the cache keeps them moving with the state."""
+    entry = _entry(store, folded.campaign)
+    found = entry.awaits
+    if found is None or found.seq != folded.seq:
+        envelopes = store.read(folded.campaign, upto_seq=folded.seq)
+        fresh = fold(envelopes[:1])
+        found = entry.awaits = track_from_start(fresh, envelopes)
+        # The fresh state is the same as the cached one: keep one, so both move on together.
+        folded.state, folded.seq = fresh.state, fresh.seq
+    return found

@@ -17,6 +17,7 @@ import msgspec
 
 from tablelog.commands import state
 from tablelog.commands.access import Caller
+from tablelog.commands.awaits import awaiting_json
 from tablelog.commands.group_commit import OnBegin, OnCommit, OnDone, Order, place
 from tablelog.commands.log import MAX_SEQ
 from tablelog.errors import InvalidInput, RuleViolation
@@ -144,5 +145,10 @@ def state_view_of(
     service's): read it, do not change it."""
     if at is not None:
         return state_view(campaign_state(store, campaign, at=at), viewer)
-    view: dict[str, Any] = state.kept_view(store, campaign, viewer, head, state_view)
+
+    def now(folded: Folded, seen: str | None) -> dict[str, Any]:
+        steps = state.tracked(store, folded).steps.values()
+        return {**state_view(folded, seen), "awaiting": awaiting_json(folded, steps)}
+
+    view: dict[str, Any] = state.kept_view(store, campaign, viewer, head, now)
     return view

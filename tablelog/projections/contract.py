@@ -11,11 +11,12 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from tablelog.events.base import Event
+from tablelog.projections.await_step import Await
 from tablelog.projections.book import Auditor
 from tablelog.projections.page import Action, Panel
 from tablelog.rules.contract import lazy
 
-__all__ = ["Action", "Auditor", "Panel", "Read", "RulesetViews", "lazy"]
+__all__ = ["Action", "Auditor", "Await", "Panel", "Read", "RulesetViews", "lazy"]
 
 S = TypeVar("S")
 
@@ -74,6 +75,12 @@ class RulesetViews(Generic[S]):
       (`projections.page.Action`: a command, its fixed and asked fields with choices, and a
       `probe` the core tries against the rules before offering it). Without it, a form per
       command the viewer's role may issue, from the command's fields (`commands.page`).
+    - `awaiting(state)` (optional): each step the table waits on now
+      (`projections.awaiting.Await`: the seat that must act, `GM` for the GM's, the
+      character, what to do in words, the conflict, whether it is only an option still
+      open), in the order the table takes them. It is public (say no hidden card): `state`,
+      `waiting`, the page's banner and every notice read it. Without it, the steps the cast's
+      commands would take now with the demo's values (`generic_awaiting`).
     """
 
     state_view: Callable[[S, str | None], dict[str, Any]]
@@ -90,6 +97,7 @@ class RulesetViews(Generic[S]):
     actions: Callable[[S, str | None], list[Action]] | None = None
     reveals: Callable[[Event], bool] = lambda event: "reveal" in event.type_name()
     describe_in: Callable[[Event, S], str] | None = None
+    awaiting: Callable[[S], list[Await]] | None = None
 
     def read(self, name: str) -> Read[S] | None:
         return next((r for r in self.reads if r.name == name), None)
