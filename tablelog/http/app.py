@@ -17,7 +17,17 @@ from tablelog.commands.deliver import Policy, Worker
 from tablelog.commands.session_policy import SessionPolicy
 from tablelog.commands.signing import key_path, load_key
 from tablelog.errors import TablelogError
-from tablelog.http import caching, checkpoints, errors, page, reads, sessions, stream, webhooks
+from tablelog.http import (
+    caching,
+    checkpoints,
+    errors,
+    page,
+    reads,
+    sessions,
+    stream,
+    waiting,
+    webhooks,
+)
 from tablelog.http.body import JsonRequest
 from tablelog.http.commands import command_routes
 from tablelog.http.context import signed_in
@@ -98,6 +108,7 @@ def create_app(
             *command_routes(),
             *page.ROUTES,
             *sessions.ROUTES,
+            *waiting.ROUTES,
         ],
         guards=[signed_in],
     )
