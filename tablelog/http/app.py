@@ -6,6 +6,8 @@ decide and authorize inside `execute`. Blocking database work runs in worker thr
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from litestar import Litestar, Router
 from litestar.datastructures import State
 from litestar.exceptions import HTTPException, ValidationException
@@ -41,6 +43,9 @@ from tablelog.http.throttle import (
 )
 from tablelog.http.watch import Watches
 
+if TYPE_CHECKING:
+    from tablelog.notices.mail_settings import MailSettings
+
 
 def create_app(
     target: str | EventStore,
@@ -53,6 +58,7 @@ def create_app(
     key_file: str | None = None,
     webhook_policy: Policy | None = None,
     session_policy: SessionPolicy | None = None,
+    mail: MailSettings | None = None,
 ) -> Litestar:
     """The service over the log at `target` (a path or URL, opened at start-up, or a store).
 
@@ -63,7 +69,8 @@ def create_app(
     (feeds.py); `key_file`: the signing key of its checkpoints (default:
     signing.key_path), created on first start; `webhook_policy`: how the webhooks' sender
     waits and retries (commands/deliver.py); `session_policy`: how long a web session lasts
-    unused (commands/session_policy.py)."""
+    unused (commands/session_policy.py); `mail`: the SMTP server notices by mail go through
+    (`serve --smtp`; None: no mail), as `app.state.mail` for the notices' sender."""
     kept = session_policy or SessionPolicy()
     state = State(
         {
@@ -77,6 +84,7 @@ def create_app(
             "key": None,
             "sender": None,
             "webhook_policy": webhook_policy or Policy(),
+            "mail": mail,
         }
     )
 
