@@ -2,8 +2,7 @@
 moves of an Improv conflict (bob on a 360-px phone). The move that makes bob awaited changes
 his tab's title, icon and banner within a second of its answer, without a reload, and sue's
 not at all; his live region says the move in the log's words; his own move ends it.
-Improv's `awaiting` is the stand-in of tests/support/awaiting.py: the page reads the
-contract only."""
+The steps are Improv's own (its `awaiting`), through the real `tablelog serve`."""
 
 from __future__ import annotations
 
@@ -25,7 +24,6 @@ from tests.e2e.browser import DESKTOP, PHONE, act, chromium, form, head_seq, set
 from tests.e2e.test_web_browser import check_accessibility, sign_in
 from tests.support.server import running_service
 
-LAUNCH = (str(Path(__file__).resolve().parents[1] / "support" / "serve_awaiting.py"),)
 PLAIN, MOVE = "heist · tablelog", "(1) Your move — heist"
 
 
@@ -79,7 +77,7 @@ def titled(page: Any, title: str) -> None:
 def test_the_awaited_players_tab_title_and_banner_say_it_is_their_move(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
     tokens = table_waiting_on_the_reveal(db)
-    with running_service("t.db", tmp_path, program=LAUNCH) as url, chromium() as browser:
+    with running_service("t.db", tmp_path) as url, chromium() as browser:
         gm = sign_in(browser, url, sign_in_link(url, "heist", tokens["gina"]), DESKTOP)
         bob = sign_in(
             browser, url, sign_in_link(url, "heist", tokens["bob"]), PHONE, is_mobile=True
@@ -93,7 +91,7 @@ def test_the_awaited_players_tab_title_and_banner_say_it_is_their_move(tmp_path:
             )
         # Only the GM is awaited: the reveal.
         assert (gm.title(), bob.title(), sue.title()) == (MOVE, PLAIN, PLAIN)
-        assert gm.locator("#awaits .move").inner_text() == "Your move: reveal the round (c1)"
+        assert gm.locator("#awaits .move").inner_text() == "Your move: reveal round 1 (c1)"
         assert "The table waits on the GM since" in sue.locator("#awaits").inner_text()
         assert bob.locator("#awaits .move").count() == 0
 
@@ -105,8 +103,7 @@ def test_the_awaited_players_tab_title_and_banner_say_it_is_their_move(tmp_path:
         print(f"bob's title and banner changed {delay:.3f} s after the reveal's answer")
         assert delay < 1.0
         banner = bob.locator("#awaits .move")
-        assert banner.inner_text() == "Your move: play a card face down (c1)"
-        assert "You may: give a victory card (c1)" in bob.locator("#awaits .may").inner_text()
+        assert banner.inner_text() == "Your move: play a card face down for round 2 (c1)"
         assert "icon-move.svg" in (bob.locator("#favicon").get_attribute("href") or "")
         seq = head_seq(db, "heist")
         for page in (gm, bob, sue):
@@ -117,7 +114,7 @@ def test_the_awaited_players_tab_title_and_banner_say_it_is_their_move(tmp_path:
         # The live region says what happened in words, and then what to do.
         live = bob.locator("#live").inner_text()
         assert live.startswith(said(db, seq, "bob") + ".")
-        assert live.endswith("Your move: play a card face down (c1)")
+        assert live.endswith("Your move: play a card face down for round 2 (c1)")
         assert "seq" not in live
         assert said(db, seq, "sue") + "." == sue.locator("#live").inner_text()
         # The banner links to the form that does it; the phone's page does not overflow.
