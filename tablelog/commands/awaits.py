@@ -16,6 +16,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from tablelog.events.envelope import Envelope
 from tablelog.projections.await_step import Await
 from tablelog.projections.awaiting import awaiting
@@ -34,12 +36,31 @@ class Since:
     at: int  # that event's recorded_at (microseconds since the epoch)
 
 
+@dataclass(frozen=True)
+class _Kept:
+    seq: int
+    steps: list[Since]
+
+
 @dataclass
 class Tracked:
     """The steps awaited at `seq`, in the ruleset's order, each with its beginning."""
 
     seq: int
     steps: dict[Key, Since] = field(default_factory=dict)
+
+    def encode(self) -> bytes:
+        """As a snapshot keeps it (state.py writes it beside the state's)."""
+        return msgspec.msgpack.encode(_Kept(self.seq, list(self.steps.values())))
+
+    @classmethod
+    def decode(cls, data: bytes) -> Tracked:
+        """A kept one; ValueError when it cannot be read (then the log is folded afresh)."""
+        try:
+            kept = msgspec.msgpack.decode(data, type=_Kept)
+        except msgspec.DecodeError as exc:
+            raise ValueError(str(exc)) from None
+        return cls(kept.seq, {s.step.key(): s for s in kept.steps})
 
     def observe(self, folded: Folded, envelope: Envelope) -> list[Since]:
         """The steps after `envelope` (folded in already); those it began are returned."""

@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from tablelog import __version__
 from tablelog.commands.awaits import Since, Tracked, moved_on, track_from_start
 from tablelog.errors import NotFound, StorageError
 from tablelog.events.envelope import Envelope
@@ -167,6 +168,9 @@ def snapshot_due(entry: Entry, tx: CampaignTransaction, folded: Folded) -> int |
     tx.save_snapshot(
         folded.ruleset.projection, folded.seq, entry.hash, folded.ruleset.encode_state(folded.state)
     )
+    if entry.awaits is not None and entry.awaits.seq == folded.seq:
+        # Beside it, since when each step has lasted: a new process need not fold it all.
+        tx.save_snapshot(awaits_projection(folded), folded.seq, entry.hash, entry.awaits.encode())
     return folded.seq
 
 
@@ -250,9 +254,48 @@ def tracked(store: EventStore, folded: Folded) -> Tracked:
     entry = _entry(store, folded.campaign)
     found = entry.awaits
     if found is None or found.seq != folded.seq:
-        envelopes = store.read(folded.campaign, upto_seq=folded.seq)
-        fresh = fold(envelopes[:1])
-        found = entry.awaits = track_from_start(fresh, envelopes)
+        fresh, found = _tracked_from_snapshot(store, folded) or _tracked_from_start(store, folded)
+        entry.awaits = found
         # The fresh state is the same as the cached one: keep one, so both move on together.
         folded.state, folded.seq = fresh.state, fresh.seq
     return found
+
+
+def awaits_projection(folded: Folded) -> str:
+    """The snapshot key of the awaits beside the state's: the steps' words are tablelog's, so
+    another version of it starts afresh rather than carry over words it would not say."""
+    return f"{folded.ruleset.projection}+awaits@{__version__}"
+
+
+def _tracked_from_start(store: EventStore, folded: Folded) -> tuple[Folded, Tracked]:
+    envelopes = store.read(folded.campaign, upto_seq=folded.seq)
+    fresh = fold(envelopes[:1])
+    return fresh, track_from_start(fresh, envelopes)
+
+
+def _tracked_from_snapshot(store: EventStore, folded: Folded) -> tuple[Folded, Tracked] | None:
+    """The state and its awaits from the snapshots written together, moved on by the events
+    after them; None when there are none, or they do not chain onto the log now."""
+    rules, campaign = folded.ruleset, folded.campaign
+    snap = store.snapshot(campaign, rules.projection, upto_seq=folded.seq)
+    kept = store.snapshot(campaign, awaits_projection(folded), upto_seq=folded.seq)
+    if snap is None or kept is None or (snap.seq, snap.hash) != (kept.seq, kept.hash):
+        return None
+    try:
+        fresh = Folded(campaign, rules, rules.decode_state(snap.state), snap.seq)
+        found = Tracked.decode(kept.state)
+    except ValueError:
+        return None
+    newer = store.read(campaign, after_seq=snap.seq, upto_seq=folded.seq)
+    if newer and newer[0].prev_hash != snap.hash:
+        return None
+    if found.seq != snap.seq:
+        return None
+    holder = _Holder(found)
+    moved_on(holder, fresh, newer)
+    return (fresh, found) if holder.awaits is found and found.seq == folded.seq else None
+
+
+@dataclass
+class _Holder:
+    awaits: Tracked | None

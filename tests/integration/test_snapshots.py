@@ -211,3 +211,41 @@ def test_closed_conflicts_are_archived_and_show_rebuilds_them_from_the_log(targe
         assert cached(again) == fresh_fold(again)
     finally:
         again.close()
+
+
+def test_awaits_kept_beside_a_snapshot_say_what_a_fold_from_the_start_says(
+    target: str,
+) -> None:
+    """A process that tracks whom the table waits on writes the steps, since when each has
+    lasted, beside each snapshot; a new process starts from them (not from the first event)
+    and says exactly what a fold from the first event says."""
+    store = open_store(target)
+    try:
+        table(store)
+        execute(store, "t", c.OpenConflict(conflict="c1", extended=True, rounds=3))
+        execute(store, "t", c.SetStake(conflict="c1", side="Riso", gm=True, text="keep the bar"))
+        execute(store, "t", c.SetStake(conflict="c1", side="Kit", text="out", opposes="Riso"))
+        state.awaited(store, "t")  # from here on this process tracks them
+        execute(store, "t", c.PlayCard(conflict="c1", side="Riso", card="5C"))
+        scenes(store, 3)  # bob's wait goes on across snapshots
+        awaits = [p for (p,) in store_rows(store) if "+awaits@" in p]
+        assert awaits, "no awaits were kept beside the snapshots"
+    finally:
+        store.close()
+    later = open_store(target)  # a new store: nothing cached
+    try:
+        kept = state.awaited(later, "t")
+        with state.reading(later, "t") as folded:
+            assert state._tracked_from_snapshot(later, folded) is not None  # the quick way
+            _fresh, afresh = state._tracked_from_start(later, folded)
+        assert [(s.step, s.seq, s.at) for s in kept] == [
+            (s.step, s.seq, s.at) for s in afresh.steps.values()
+        ]
+        assert [(s.step.player, s.step.character) for s in kept] == [("bob", "Kit")]
+    finally:
+        later.close()
+
+
+def store_rows(store: EventStore) -> list[tuple[str]]:
+    with store.engine.connect() as conn:
+        return [(str(p),) for p in conn.execute(select(snapshots.c.projection)).scalars()]
