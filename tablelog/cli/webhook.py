@@ -38,7 +38,12 @@ def add(
     ] = Format.discord,
     on: Annotated[
         str,
-        typer.Option("--on", help="What to post, comma-separated: reveal, close, session."),
+        typer.Option(
+            "--on",
+            help="What to post, comma-separated: reveal, close, session, and turn (a "
+            "mention of each player the table begins to wait on, once they have linked a "
+            "Discord id with `tablelog player discord`).",
+        ),
     ] = "reveal,close,session",
     campaign: CampaignOption = None,
     json: JsonOption = False,
@@ -50,6 +55,7 @@ def add(
     each post's `X-Tablelog-Signature` with it.
 
     Example: `tablelog webhook add https://discord.com/api/webhooks/ID/TOKEN --on close,session`
+    `tablelog webhook add https://discord.com/api/webhooks/ID/TOKEN --on turn`
     """
     client = remote(ctx)
     if client is not None:
