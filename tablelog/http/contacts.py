@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
+import anyio
 import msgspec
 from litestar import Request, Response, get, post
 from litestar.params import FromPath, JSONBody
@@ -98,10 +99,7 @@ def _page(title: str, body: str, form: str = "", status: int = 200) -> Response[
     )
 
 
-@get("/unsubscribe/{token:str}", sync_to_thread=True, include_in_schema=False)
-def unsubscribe_page(request: AnyRequest, token: FromPath[str]) -> Response[str]:
-    """The link in a mail: one button that stops the mails (a GET changes nothing, since
-    mail scanners open links)."""
+def _unsubscribe_page(request: AnyRequest, token: str) -> Response[str]:
     known = notices.unsubscribe_known(store_of(request.app.state), token)
     if known is None:
         return _page("Unknown link", "This unsubscribe link is not known here.", status=404)
@@ -113,9 +111,7 @@ def unsubscribe_page(request: AnyRequest, token: FromPath[str]) -> Response[str]
     )
 
 
-@post("/unsubscribe/{token:str}", sync_to_thread=True, status_code=200, include_in_schema=False)
-def unsubscribe(request: AnyRequest, token: FromPath[str]) -> Response[str]:
-    """One-click unsubscribe (RFC 8058: the mail client posts here; so does the page)."""
+def _unsubscribe(request: AnyRequest, token: str) -> Response[str]:
     done = notices.unsubscribed(store_of(request.app.state), token)
     if done is None:
         return _page("Unknown link", "This unsubscribe link is not known here.", status=404)
@@ -124,6 +120,19 @@ def unsubscribe(request: AnyRequest, token: FromPath[str]) -> Response[str]:
         f"{done[1]} gets no more mail about campaign {done[0]}. The GM or you can set an "
         "address again with `tablelog player email`.",
     )
+
+
+@get("/unsubscribe/{token:str}", include_in_schema=False)
+async def unsubscribe_page(request: AnyRequest, token: FromPath[str]) -> Response[str]:
+    """The link in a mail: one button that stops the mails (a GET changes nothing, since
+    mail scanners open links)."""
+    return await anyio.to_thread.run_sync(_unsubscribe_page, request, token)
+
+
+@post("/unsubscribe/{token:str}", status_code=200, include_in_schema=False)
+async def unsubscribe(request: AnyRequest, token: FromPath[str]) -> Response[str]:
+    """One-click unsubscribe (RFC 8058: the mail client posts here; so does the page)."""
+    return await anyio.to_thread.run_sync(_unsubscribe, request, token)
 
 
 ROUTES = [discord, email, shown, listed]

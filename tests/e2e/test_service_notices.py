@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.e2e.transcript import ok, refused, run
@@ -241,3 +242,35 @@ def test_a_duel_pings_each_player_for_their_own_step_and_never_for_their_own_mov
     assert got == expected
     for card in ("9", "12", "4"):
         assert not any(re.search(rf"\b{card}\b", text) for _, text in got)
+
+
+def test_the_service_reminds_a_player_still_awaited_at_most_remind_max_times(
+    tmp_path: Path,
+) -> None:
+    options = (*QUICK, "--public-url", PUBLIC, "--reminder-hour", "0.1")  # a day: 2.4 s
+    with (
+        discord_like() as receiver,
+        running_service(str(tmp_path / "t.db"), tmp_path, *options) as url,
+    ):
+        made = client(url, tmp_path, admin_token(url), "campaign", "create", "d", "--ruleset",
+                      "duel", "--option", "remind_hours=1", "--option", "remind_max=1",
+                      "--json")  # fmt: skip
+        gm = json.loads(made)["token"]
+        for player in ("bob", "susan"):
+            client(url, tmp_path, gm, "invite", player)
+            client(url, tmp_path, gm, "player", "discord", player, IDS[player])
+        client(url, tmp_path, gm, "webhook", "add", receiver.url + HOOK, "--on", "turn")
+        client(url, tmp_path, gm, "session", "start")
+        client(url, tmp_path, gm, "duel", "open", "bob", "susan")
+        receiver.wait_for(4)
+        time.sleep(3.0)  # past a day of this clock: remind_max=1 allows no second one
+        got = pings(receiver)
+        # No mail server: an unsubscribe link no mail carried is unknown, and changes nothing.
+        for method in ("GET", "POST"):
+            answer = httpx.request(method, f"{url}/unsubscribe/no-such-token-0123456789abc")
+            assert answer.status_code == 404
+            assert "not known" in answer.text
+    assert sorted(text.endswith("(reminder 1)") for _, text in got) == [False, False, True, True]
+    assert sorted(user for user, _ in got) == sorted(
+        [IDS["bob"], IDS["bob"], IDS["susan"], IDS["susan"]]
+    )
