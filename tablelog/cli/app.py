@@ -32,6 +32,7 @@ _MODULES: dict[str, str] = {
     "session": "tablelog.cli.table",
     "scene": "tablelog.cli.table",
     "state": "tablelog.cli.table",
+    "waiting": "tablelog.cli.waiting",
     "log": "tablelog.cli.log",
     "replay": "tablelog.cli.replay",
     "audit": "tablelog.cli.audit",

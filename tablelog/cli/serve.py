@@ -15,6 +15,7 @@ from tablelog.commands.admin import first_admin_token, new_admin_token
 from tablelog.commands.database import EventStore, open_store, opened
 from tablelog.commands.session_policy import SESSION_IDLE_S, SessionPolicy
 from tablelog.commands.signing import KEY_FILE_ENV, key_path, load_key
+from tablelog.errors import InvalidInput
 from tablelog.http.feeds import DEFAULT_PER_ADDRESS, DEFAULT_PER_TOKEN
 from tablelog.http.throttle import DEFAULT_CAMPAIGN_LIMIT, DEFAULT_LIMIT
 
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from litestar import Litestar
 
     from tablelog.http.watch import Watches
+    from tablelog.notices.mail import MailSettings
 
 SHUTDOWN_GRACE_S = 5  # seconds a stopping service waits for the requests still running
 
@@ -145,6 +147,36 @@ def serve(
             "posts to public addresses only)."
         ),
     ] = False,
+    smtp: Annotated[
+        str | None,
+        typer.Option(
+            "--smtp",
+            help="Send notices by mail through this SMTP server: smtp://[USER@]HOST[:PORT] "
+            "(port 587, STARTTLS whenever the server offers it; a USER needs it) or "
+            "smtps://[USER@]HOST[:PORT] (port 465, TLS). The password is read from "
+            "TABLELOG_SMTP_PASSWORD only. E.g. --smtp smtp://tablelog@mail.example.org:587",
+            show_default=False,
+        ),
+    ] = None,
+    mail_from: Annotated[
+        str | None,
+        typer.Option(
+            "--mail-from",
+            help="The address notices by mail come from (with --smtp), e.g. --mail-from "
+            "'tablelog <notices@example.org>'.",
+            show_default=False,
+        ),
+    ] = None,
+    smtp_ca_file: Annotated[
+        str | None,
+        typer.Option(
+            "--smtp-ca-file",
+            envvar="TABLELOG_SMTP_CA_FILE",
+            help="Trust the SMTP server's certificate only if this PEM file's CA signed it "
+            "(a private CA), instead of the system's trust store.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Run the HTTP service over the chosen database (SQLite file or PostgreSQL URL).
 
@@ -153,8 +185,12 @@ def serve(
     prints the admin token, which creating a campaign through the service needs. Stop it
     with Ctrl-C.
 
+    With --smtp and --mail-from, notices to players (the table waits on you) go out by mail
+    through that server; TABLELOG_SMTP_PASSWORD holds the password of the URL's user.
+
     Example: `tablelog --db tablelog.db serve --port 8000`, or behind a proxy on this host:
-    `tablelog serve --forwarded-allow-ips 127.0.0.1`
+    `tablelog serve --forwarded-allow-ips 127.0.0.1`, or with notices by mail:
+    `tablelog serve --smtp smtps://tablelog@mail.example.org --mail-from notices@example.org`
     """
     from tablelog.commands.deliver import Policy
     from tablelog.commands.notices import NoticePolicy, checked_public_url
@@ -162,11 +198,14 @@ def serve(
 
     public = checked_public_url(public_url or f"http://{host}:{port}")
 
+    mail = _mail(smtp, mail_from, smtp_ca_file)  # a bad --smtp is refused before anything
     location = target(ctx)
     assert isinstance(location, str)
     store = open_store(location, create=True)  # refuse a bad database before listening
     try:
         say(f"tablelog service on http://{host}:{port} over {store.label}", err=True)
+        if mail is not None:
+            say(f"notices by mail from {mail.mail_from} through {mail.url}", err=True)
         _announce_admin(store, open_signup)
         key = load_key(key_path(store, key_file), create=True)
         say(f"checkpoints are signed with the public key {key.public_hex}", err=True)
@@ -180,6 +219,7 @@ def serve(
             key_file=key_file,
             session_policy=SessionPolicy(idle_s=session_idle),
             notice_policy=NoticePolicy(public_url=public, hour_s=reminder_hour),
+            mail=mail,
             webhook_policy=Policy(
                 timeout=webhook_timeout,
                 backoff=webhook_backoff,
@@ -205,6 +245,21 @@ def serve(
         )
     finally:
         store.close()
+
+
+def _mail(smtp: str | None, mail_from: str | None, ca_file: str | None) -> MailSettings | None:
+    """The SMTP settings of --smtp, --mail-from and TABLELOG_SMTP_PASSWORD, or None without
+    --smtp; one sentence (exit 1) for anything wrong with them."""
+    from tablelog.notices.mail import mail_settings
+
+    if smtp is None:
+        if mail_from is not None:
+            raise InvalidInput(
+                "--mail-from goes with --smtp URL, the server that sends the mail",
+                code="bad-mail-from",
+            )
+        return None
+    return mail_settings(smtp, mail_from, ca_file=ca_file)
 
 
 def _run(app: Litestar, **options: Any) -> None:

@@ -102,8 +102,17 @@ def state(
 
 
 def state_lines(view: dict[str, Any]) -> list[str]:
-    """`state` as text: the ruleset's own lines (from the view, so local and remote agree)."""
-    return views_for(str(view["ruleset"])).state_lines(view)
+    """`state` as text: the ruleset's own lines (from the view, so local and remote agree),
+    then whom the table waits on (a view as of a past seq has no `awaiting`)."""
+    lines = list(views_for(str(view["ruleset"])).state_lines(view))
+    for step in view.get("awaiting", []):
+        who = f"{step['player']} (GM)" if step["gm"] else step["player"]
+        if step["character"]:
+            who += f" for {step['character']}"
+        what = f"may {step['what']}" if step["optional"] else step["what"]
+        where = f" in {step['conflict']}" if step["conflict"] else ""
+        lines.append(f"waiting on {who}: {what}{where}, since {step['since'].replace('T', ' ')}")
+    return lines
 
 
 def register(app: typer.Typer) -> None:

@@ -56,14 +56,23 @@ class Tracked:
         return begun
 
 
-def moved_on(holder: Any, folded: Folded, envelopes: Sequence[Envelope]) -> list[Since]:
+def moved_on(
+    holder: Any, folded: Folded, envelopes: Sequence[Envelope], *, one_command: bool = False
+) -> list[Since]:
     """Fold `envelopes` into `folded` (the state `holder.awaits` was tracking, if live) and move
-    its awaits on, event by event; the steps these events began. Not live: a plain fold."""
+    its awaits on; the steps these events began. Not live: a plain fold.
+
+    `one_command`: the events are one command's, which the table only ever sees whole, so the
+    steps are worked out once, after the last (an append's hot path); otherwise (events of
+    other writers, maybe many commands) after each event."""
     tracked: Tracked | None = holder.awaits
     if tracked is None or tracked.seq != folded.seq:
         holder.awaits = None
         fold_onto(folded, envelopes)
         return []
+    if one_command and envelopes:
+        fold_onto(folded, envelopes)
+        return tracked.observe(folded, envelopes[-1])
     begun: list[Since] = []
     for envelope in envelopes:
         fold_onto(folded, (envelope,))

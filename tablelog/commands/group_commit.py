@@ -122,7 +122,7 @@ def _write_together(
             written = tx.append(pending, fresh_ids=True).events
             if written:
                 # The next order decides on the state after these.
-                begun = awaits.moved_on(entry, folded, written)
+                begun = awaits.moved_on(entry, folded, written, one_command=True)
                 if entry.committed_rng:
                     more, also = _reveals(tx, entry, folded, written)
                     written, begun = written + more, begun + also
@@ -151,7 +151,7 @@ def _reveals(
     if not due:
         return [], []
     more = tx.append(_pending(folded, due), fresh_ids=True).events
-    return more, awaits.moved_on(entry, folded, more)
+    return more, awaits.moved_on(entry, folded, more, one_command=True)
 
 
 def _decided(

@@ -20,7 +20,6 @@ shows everyone.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -44,6 +43,7 @@ from tablelog.commands.deliver import (
 from tablelog.commands.webhooks import private_address, unseal
 from tablelog.errors import InvalidInput, TablelogError
 from tablelog.events.envelope import Envelope
+from tablelog.notices import mail as smtp
 from tablelog.projections.await_step import Await
 from tablelog.projections.fold import Folded
 from tablelog.projections.post_escape import escape_discord
@@ -206,7 +206,7 @@ class NoticePolicy:
     """What the sender of notices needs beside the webhooks' Policy."""
 
     public_url: str | None = None  # the service's address as players reach it
-    mail: Any = None  # the SMTP settings (`tablelog.notices.mail.MailSettings`), if any
+    mail: smtp.MailSettings | None = None  # the SMTP server (`serve --smtp`), if any
     hour_s: float = HOUR_S  # seconds in an hour of `remind_hours` (tests only shorten it)
 
 
@@ -216,14 +216,6 @@ class Skip(Exception):
 
 class Later(Exception):
     """The notice cannot go now; it waits, with this reason shown."""
-
-
-def mail_module() -> Any:
-    """The SMTP transport (`tablelog.notices.mail`), or None while it is not installed."""
-    try:
-        return importlib.import_module("tablelog.notices.mail")
-    except ImportError:
-        return None
 
 
 def _awaited(store: EventStore, campaign: str, seen: dict[str, set[tuple[str, int]]]) -> Any:
@@ -279,12 +271,11 @@ def _send_mail(store: EventStore, notice: NoticeRow, notice_policy: NoticePolicy
         raise Skip("the player has no address any more")
     if contact.unsubscribed_at is not None:
         raise Skip("the player unsubscribed")
-    mail = mail_module()
-    if mail is None or notice_policy.mail is None:
+    if notice_policy.mail is None:
         raise Later(NO_MAIL_SERVER)
     base = notice_policy.public_url or ""
     token = secrets.token_urlsafe(32)
-    message = mail.compose(
+    message = smtp.compose(
         notice_policy.mail,
         campaign=notice.campaign,
         to=unseal(store, contact.email_sealed),
@@ -294,8 +285,8 @@ def _send_mail(store: EventStore, notice: NoticeRow, notice_policy: NoticePolicy
         thread_id=notice.campaign,
     )
     try:
-        mail.send(notice_policy.mail, message)
-    except mail.MailError as exc:
+        smtp.send(notice_policy.mail, message)
+    except smtp.MailError as exc:
         raise Failed(str(exc)) from None
     return unsubscribe_digest(token)
 

@@ -19,6 +19,8 @@ import msgspec
 from tablelog.commands import state
 from tablelog.commands.access import Caller
 from tablelog.commands.endpoints import CORE, DEFAULT, Endpoint, ruleset_endpoints
+from tablelog.commands.page_awaits import Step, Waiting, form_id, steps_for, waiting_on
+from tablelog.commands.reads import LogItem, items_seen
 from tablelog.errors import TablelogError
 from tablelog.projections.fold import Folded
 from tablelog.projections.page import (
@@ -52,6 +54,19 @@ class Form(msgspec.Struct, frozen=True, kw_only=True):
     seals: Sealed | None = None
     opens: Sealed | None = None
 
+    @property
+    def id(self) -> str:
+        """Its id on the page: a step's banner links to it."""
+        return form_id(self.key)
+
+
+class Said(msgspec.Struct, frozen=True, kw_only=True):
+    """One of the latest events, in the words `tablelog log` gives it (as the viewer may see
+    it): what the page's live region says happened."""
+
+    seq: int
+    text: str
+
 
 class Page(msgspec.Struct, frozen=True, kw_only=True):
     campaign: str
@@ -65,6 +80,12 @@ class Page(msgspec.Struct, frozen=True, kw_only=True):
     # The players' texts on this page that hold a direction control (`directed_texts`): the
     # page isolates each one wherever a sentence quotes it.
     texts: list[str] = []
+    # Whom the table waits on now (page_awaits.py): every step, each marked when it is the
+    # viewer's own; the seats waited on; how many of the viewer's steps are not mere options.
+    awaiting: list[Step] = []
+    waiting: list[Waiting] = []
+    moves: int = 0
+    said: list[Said] = []  # the latest events, oldest first (none in a replay)
 
 
 def page_of(
@@ -84,9 +105,38 @@ def page_of(
         campaign,
         f"page:{caller.role}:{caller.player}",
         head,
-        lambda folded, _key: _build(folded, caller, at=None),
+        lambda folded, _key: _build_now(store, folded, caller),
     )
     return page
+
+
+def _build_now(store: EventStore, folded: Folded, caller: Caller) -> Page:
+    """The page now: the table, whom it waits on, and what just happened (inside `reading`)."""
+    # First: the first ask in a process folds the campaign afresh (state.tracked).
+    steps = state.tracked(store, folded).steps.values()
+    page = _build(folded, caller, at=None)
+    viewer = caller.viewer
+    shown = steps_for(steps, viewer, page.forms, page.panels)
+    latest = said(store, folded, viewer)
+    return msgspec.structs.replace(
+        page,
+        awaiting=shown,
+        waiting=waiting_on(shown),
+        moves=sum(1 for s in shown if s.mine and not s.optional),
+        said=[Said(seq=i.seq, text=i.text) for i in latest],
+        # The events' words may quote a player's text the table no longer shows.
+        texts=directed_texts([msgspec.json.decode(i.line) for i in latest], page.texts),
+    )
+
+
+SAID = 8  # the events the live region may announce at once (a move writes a few at most)
+
+
+def said(store: EventStore, folded: Folded, viewer: str) -> list[LogItem]:
+    """The latest events of the state `folded`, as `viewer` may see them."""
+    first = max(0, folded.seq - SAID)
+    latest = store.read(folded.campaign, after_seq=first, upto_seq=folded.seq)
+    return items_seen(folded, latest, viewer)
 
 
 def _build(folded: Folded, caller: Caller, *, at: int | None) -> Page:

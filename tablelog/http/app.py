@@ -6,6 +6,9 @@ decide and authorize inside `execute`. Blocking database work runs in worker thr
 
 from __future__ import annotations
 
+import dataclasses
+from typing import TYPE_CHECKING
+
 from litestar import Litestar, Router
 from litestar.datastructures import State
 from litestar.exceptions import HTTPException, ValidationException
@@ -27,6 +30,7 @@ from tablelog.http import (
     reads,
     sessions,
     stream,
+    waiting,
     webhooks,
 )
 from tablelog.http.body import JsonRequest
@@ -42,6 +46,9 @@ from tablelog.http.throttle import (
 )
 from tablelog.http.watch import Watches
 
+if TYPE_CHECKING:
+    from tablelog.notices.mail_settings import MailSettings
+
 
 def create_app(
     target: str | EventStore,
@@ -55,6 +62,7 @@ def create_app(
     webhook_policy: Policy | None = None,
     session_policy: SessionPolicy | None = None,
     notice_policy: NoticePolicy | None = None,
+    mail: MailSettings | None = None,
 ) -> Litestar:
     """The service over the log at `target` (a path or URL, opened at start-up, or a store).
 
@@ -66,7 +74,9 @@ def create_app(
     signing.key_path), created on first start; `webhook_policy`: how the webhooks' sender
     waits and retries (commands/deliver.py); `session_policy`: how long a web session lasts
     unused (commands/session_policy.py); `notice_policy`: the service's public address for
-    the links in turn notices, the mail server, the reminders' clock (commands/notices.py)."""
+    the links in turn notices and the reminders' clock (commands/notices.py); `mail`: the SMTP
+    server notices by mail go through (`serve --smtp`; None: no mail), as `app.state.mail`
+    for the notices' sender."""
     kept = session_policy or SessionPolicy()
     state = State(
         {
@@ -81,6 +91,7 @@ def create_app(
             "sender": None,
             "webhook_policy": webhook_policy or Policy(),
             "notice_policy": notice_policy or NoticePolicy(),
+            "mail": mail,
         }
     )
 
@@ -90,7 +101,8 @@ def create_app(
         state.store.checkpoint_in_background()  # no command waits for a checkpoint
         state.key = load_key(key_path(state.store, key_file), create=True)
         state.watches.start()
-        store, policy, told = state.store, state.webhook_policy, state.notice_policy
+        store, policy = state.store, state.webhook_policy
+        told = dataclasses.replace(state.notice_policy, mail=state.mail)
         state.sender = Worker(
             store, policy, also=lambda client: deliver_notices(store, client, policy, told)
         )
@@ -116,6 +128,7 @@ def create_app(
             *command_routes(),
             *page.ROUTES,
             *sessions.ROUTES,
+            *waiting.ROUTES,
         ],
         guards=[signed_in],
     )

@@ -65,6 +65,24 @@ _TEMPLATES = Environment(
     lstrip_blocks=True,
 )
 _TEMPLATES.filters.update(FILTERS)  # players' texts are isolated: http/isolation.py
+
+
+def tab_title(page: Page) -> str:
+    """The tab's title: it says when the viewer is awaited, where a tab in the background
+    shows it (`(1) Your move — heist`)."""
+    if page.moves:
+        return f"({page.moves}) Your move — {page.campaign}"
+    return f"{page.campaign} · tablelog"
+
+
+def tab_icon(page: Page) -> str:
+    """The tab's icon: a second one, marked, while the viewer is awaited (a file of this
+    service's own, as the Content-Security-Policy wants)."""
+    name = "icon-move.svg" if page.moves else "icon.svg"
+    return f"/assets/{name}?v={__version__}"
+
+
+_TEMPLATES.globals.update(tab_title=tab_title, tab_icon=tab_icon)
 # Only this service's own scripts, styles and connections: no inline script can run, and no
 # asset comes from another site (the page works on a LAN without the internet).
 _HEADERS = {
@@ -109,7 +127,8 @@ def _render(request: AnyRequest, campaign: str) -> Response[str]:
     caller, session = signed
     page = page_of(store_of(request.app.state), name, caller, head=caller.head)
     idle = span(session_policy(request.app.state).idle_s)
-    return _html("page.html", page=page, texts=page.texts, csrf=csrf_token(session), idle=idle)
+    csrf = csrf_token(session)
+    return _html("page.html", page=page, texts=page.texts, csrf=csrf, idle=idle, fragment=False)
 
 
 @get("/campaigns/{campaign:str}/play", include_in_schema=False)
@@ -230,7 +249,7 @@ def table_fragment(
     page: Page = page_of(
         store_of(request.app.state), caller.campaign, caller, at=at, head=caller.head
     )
-    return _html("table.html", page=page, texts=page.texts)
+    return _html("table.html", page=page, texts=page.texts, fragment=True)
 
 
 @get("/campaigns/{campaign:str}/play/audit", include_in_schema=False, sync_to_thread=True)

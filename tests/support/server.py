@@ -12,7 +12,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -34,12 +34,18 @@ def free_port() -> int:
 
 @contextmanager
 def running_service(
-    db: str, cwd: Path, *options: str, program: Sequence[str] = ("-m", "tablelog")
+    db: str,
+    cwd: Path,
+    *options: str,
+    program: Sequence[str] = ("-m", "tablelog"),
+    env: Mapping[str, str] | None = None,
 ) -> Iterator[str]:
     """Start `tablelog --db DB serve [OPTIONS]` on 127.0.0.1 and yield its base URL once it
-    answers; `program` is what python runs (a launcher script that registers a ruleset)."""
+    answers; `program` is what python runs (a launcher script that registers a ruleset);
+    `env`: variables it gets besides the caller's, whose TABLELOG_* ones it never sees."""
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TABLELOG_")}
+    inherited = {k: v for k, v in os.environ.items() if not k.startswith("TABLELOG_")}
+    env = {**inherited, **(env or {})}
     log = (cwd / f"serve-{port}.log").open("w+", encoding="utf-8")
     process = subprocess.Popen(
         [sys.executable, *program, "--db", db, "serve", "--port", str(port), *options],

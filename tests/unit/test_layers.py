@@ -29,9 +29,11 @@ ALLOWED: dict[str, set[str]] = {
     "storage": BASE | {"events", "progress", "workers", "migrations"},
     "migrations": BASE | {"storage"},
     "commands": BASE
-    | {"events", "rules", "projections", "storage", "progress", "workers", "migrations"},
-    "cli": BASE | {"commands", "projections", "rules", "events", "progress", "__init__"},
-    "http": BASE | {"commands", "projections", "rules", "events", "__init__"},
+    | {"events", "rules", "projections", "storage", "progress", "workers", "migrations", "notices"},
+    "cli": BASE | {"commands", "projections", "rules", "events", "progress", "__init__", "notices"},
+    "http": BASE | {"commands", "projections", "rules", "events", "__init__", "notices"},
+    # Telling players outside the service (mail): a transport, knowing nothing of the log.
+    "notices": {"errors"},
     # For a ruleset's own tests: the application API, as a test would drive it.
     "testing": BASE | {"commands", "projections", "events", "storage"},
 }

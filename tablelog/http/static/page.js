@@ -20,9 +20,10 @@
   }
 
   // The link's token, out of the address bar (and the history) before anything else happens.
+  // Another fragment stays: the banner's link to the form that makes the viewer's move.
   function takeToken() {
     const token = new URLSearchParams(location.hash.slice(1)).get("token");
-    if (location.hash) { history.replaceState(null, "", location.pathname + location.search); }
+    if (token !== null) { history.replaceState(null, "", location.pathname + location.search); }
     return token;
   }
 
@@ -143,6 +144,9 @@
     const status = document.getElementById("live");
     const table = document.getElementById("table");
     let seq = Number(page.dataset.seq);
+    let announced = seq;  // the live region has said every event up to here
+    let moves = Number(page.dataset.moves) || 0;  // the viewer's own steps the table waits on
+    let interrupted = false;
     let feed = null;
     let pending = false;
     let again = false;
@@ -190,13 +194,47 @@
         if (focused) { const f = document.getElementById(focused); if (f) { f.focus(); } }
         const shown = table.querySelector("[data-table-seq]");
         if (shown) { seq = Math.max(seq, Number(shown.dataset.tableSeq)); }
-        status.textContent = "Live: up to date at seq " + (shown ? shown.dataset.tableSeq : seq) + ".";
+        const awaitedBefore = moves;
+        showAwaits(table.querySelector("template[data-awaits]"));
+        announce(table.querySelector("template[data-said]"), moves > 0 && awaitedBefore === 0);
         openDue();
         fetchCheckpoints();
       } finally {
         pending = false;
         if (again) { again = false; refresh(); }
       }
+    }
+
+    // Whom the table waits on, as the new table says: the banner at the top, the tab's
+    // title and its icon (a tab in the background says "(1) Your move" too).
+    function showAwaits(next) {
+      if (!next) { return; }
+      document.getElementById("awaits").replaceChildren(next.content.cloneNode(true));
+      document.title = next.dataset.title;
+      document.getElementById("favicon").href = next.dataset.icon;
+      moves = Number(next.dataset.moves) || 0;
+      page.dataset.moves = String(moves);
+      next.remove();
+    }
+
+    // What just happened, in the words of the log (as this viewer may read it), once each;
+    // and, when it made this viewer awaited, what to do now. The server isolated each text.
+    function announce(said, nowAwaited) {
+      if (!said) { return; }
+      const news = [...said.content.querySelectorAll("[data-seq]")].filter((s) => Number(s.dataset.seq) > announced);
+      said.remove();
+      if (news.length) {
+        announced = Number(news[news.length - 1].dataset.seq);
+        status.className = "live";
+        status.replaceChildren();
+        news.forEach((item, i) => { if (i) { status.append("; "); } status.append(...item.childNodes); });
+        status.append(".");
+      } else if (interrupted) {
+        status.textContent = "Up to date.";
+      }
+      interrupted = false;
+      const move = nowAwaited && document.querySelector("#awaits .move");
+      if (move) { status.append(" " + move.textContent); }
     }
 
     // A player's page takes its part in every committed shuffle awaiting its player (README,
@@ -282,12 +320,14 @@
       feed = new EventSource(base(campaign) + "/events?after=" + seq, { withCredentials: true });
       feed.addEventListener("event", (message) => {
         seq = Math.max(seq, Number(message.lastEventId) || seq);
-        status.textContent = "Live: seq " + seq + " arrived, updating…";
-        refresh();
+        refresh();  // the new table says in words what happened (`announce`)
         contribute();
       });
       feed.addEventListener("revoked", () => ended("Signed out: your access was revoked or your session ended. Ask the GM for a new link."));
-      feed.onerror = () => { if (!signedOut) { status.textContent = "Live feed interrupted; reconnecting…"; } };
+      feed.onerror = () => {
+        if (!signedOut) { interrupted = true; status.textContent = "Live feed interrupted; reconnecting…"; }
+      };
+      feed.onopen = () => { if (interrupted) { refresh(); } };  // what was missed meanwhile
     }
 
     function value(input) {
@@ -466,6 +506,7 @@
         if (answer.ok) {
           const done = await answer.json();
           seq = Math.max(seq, done.seq || seq);
+          announced = Math.max(announced, done.seq || 0);  // said here: "Done: …"
           if (form.dataset.sealMode === "opens") { tablelogSealing.forget(sealSlot(form)); }
           form.reset();  // done: what was typed in it is not kept for the next table
           say(status, "Done: " + done.events.map((e) => e.text).join("; "), typed);

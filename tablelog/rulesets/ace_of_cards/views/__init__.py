@@ -7,7 +7,14 @@ from typing import Any
 from tablelog.projections.contract import Read, RulesetViews, lazy
 from tablelog.rulesets.ace_of_cards.events import MagicCardsUsed, TrapCardRevealed
 from tablelog.rulesets.ace_of_cards.rules.state import AceState
-from tablelog.rulesets.ace_of_cards.views import page_actions, page_panels, text, views, visibility
+from tablelog.rulesets.ace_of_cards.views import (
+    awaiting,
+    page_actions,
+    page_panels,
+    text,
+    views,
+    visibility,
+)
 
 
 def _show_lines(state: AceState, view: dict[str, Any]) -> list[str]:
@@ -33,6 +40,7 @@ VIEWS = RulesetViews[AceState](
         ),
     ),
     panels=page_panels.panels,
+    awaiting=awaiting.awaiting,
     actions=page_actions.actions,
     # Magic cards from a hidden hand are played face up; a trap card is turned over.
     reveals=lambda event: isinstance(event, (MagicCardsUsed, TrapCardRevealed)),

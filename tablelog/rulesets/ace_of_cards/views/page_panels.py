@@ -15,12 +15,10 @@ from typing import Any
 from tablelog.errors import TablelogError
 from tablelog.projections.page import Card, Grid, Panel, role_of, slug
 from tablelog.rules.table import GM
-from tablelog.rulesets.ace_of_cards.rules import commands as c
-from tablelog.rulesets.ace_of_cards.rules import play
 from tablelog.rulesets.ace_of_cards.rules.cards import SUITS, is_joker, suit_of, value_of
 from tablelog.rulesets.ace_of_cards.rules.state import SKILL_TITLES as _SKILLS
 from tablelog.rulesets.ace_of_cards.rules.state import AceState, Conflict
-from tablelog.rulesets.ace_of_cards.views import text, views
+from tablelog.rulesets.ace_of_cards.views import awaiting, text, views
 from tablelog.rulesets.ace_of_cards.views.visibility import owner
 
 _SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -89,62 +87,9 @@ def _conflict_panel(state: AceState, conflict: Conflict, viewer: str) -> Panel:
         facts=facts,
         grid=Grid(header=["Character", "HP", "MP", "Deck", "Hand", "Discard"], rows=rows),
         lines=lines,
-        waiting=waiting(state, conflict, shown, viewer),
+        waiting=awaiting.waiting_line(state, conflict),
         conflict=conflict.key,
     )
-
-
-def waiting(state: AceState, conflict: Conflict, shown: dict[str, Any], viewer: str) -> list[str]:
-    """Who the table waits for, from public facts: a Check called and not rolled, a High or
-    Low discard owed or draw open, a free spell after a Trap Card that hit, a Magic Pair's free
-    attack, a Trap Card that may answer the latest action, and each party member who has not
-    acted yet (the rules keep no turn order, so this is what is open, not whose turn it is)."""
-    if conflict.status != "open":
-        return []
-    found: list[str] = []
-    for key, check in shown["checks"].items():
-        if check["rolled"] is None:
-            found.append(f"{state.characters[check['character']].display} (roll check {key})")
-    latest = shown["actions"][-1] if shown["actions"] else None
-    acted = {action["actor"] for action in shown["actions"]}
-    for key in conflict.party:
-        who = views.character_view(state, state.characters[key], viewer)
-        name = who["name"]
-        if who["owes_discard"]:
-            found.append(f"{name} (High or Low: discard 1)")
-        elif who["high_or_low"] is not None:
-            found.append(f"{name} (High or Low: may draw 1)")
-        if who["trap_hit"] is not None:
-            found.append(f"{name} (free spell after the Trap Card)")
-        if who["free_attack"] is not None:
-            found.append(f"{name} (Magic Pair: its free attack)")
-        if latest is not None and _may_trap(state, conflict, key):
-            found.append(f"{name} (may answer {latest['id']} with a Trap Card)")
-        if key not in acted:
-            found.append(f"{name} (no action yet)")
-    return found
-
-
-def _may_trap(state: AceState, conflict: Conflict, key: str) -> bool:
-    """Whether the Trap Card rule would let `key` answer the latest action now (the rule
-    decides, from facts all may see: who acted, seen or not, the skill, an answer given)."""
-    pile = state.characters[key].pile
-    if pile is None or not pile.deck:
-        return False
-    recorded = state.options.deck_mode == "recorded"
-    try:  # any suit will do; a recorded deck's bottom card is only given, never shown
-        play.trap_card(
-            state,
-            c.TrapCard(
-                conflict=conflict.key,
-                character=key,
-                suit="C",
-                card=pile.deck[-1] if recorded else None,
-            ),
-        )
-    except TablelogError:
-        return False
-    return True
 
 
 def _hand_panels(state: AceState, viewer: str) -> list[Panel]:

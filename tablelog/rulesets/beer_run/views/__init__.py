@@ -7,7 +7,7 @@ from typing import Any
 from tablelog.projections.contract import RulesetViews, lazy
 from tablelog.rulesets.beer_run.events import PoolOpened, PoolRolled
 from tablelog.rulesets.beer_run.rules.state import BeerRunState
-from tablelog.rulesets.beer_run.views import page, text, views, visibility
+from tablelog.rulesets.beer_run.views import awaiting, page, text, views, visibility
 
 
 def _show_lines(state: BeerRunState, view: dict[str, Any]) -> list[str]:
@@ -26,6 +26,7 @@ VIEWS = RulesetViews[BeerRunState](
     auditor=lazy("tablelog.rulesets.beer_run.views.audit", "BeerRunAuditor"),
     panels=page.panels,
     actions=page.actions,
+    awaiting=awaiting.awaiting,
     # A sealed pool is opened; an assembled pool, hidden until then, is rolled.
     reveals=lambda event: isinstance(event, (PoolOpened, PoolRolled)),
 )

@@ -12,7 +12,7 @@ from tablelog.rules.table import GM
 from tablelog.rulesets.beer_run.rules import commands as c
 from tablelog.rulesets.beer_run.rules import flow
 from tablelog.rulesets.beer_run.rules.state import BeerRunState, Character, Conflict, Round
-from tablelog.rulesets.beer_run.views import page_sealed, text, views
+from tablelog.rulesets.beer_run.views import awaiting, page_sealed, text, views
 
 _TEXT = "…"  # what a probe says where the person will write their own words
 
@@ -33,7 +33,7 @@ def panels(state: BeerRunState, viewer: str | None) -> list[Panel]:
                     *((side, ", ".join(m)) for side, m in conflict.sides.items()),
                 ],
                 lines=text.conflict_lines(shown),
-                waiting=_waiting(state, conflict),
+                waiting=awaiting.waiting_line(state, conflict),
                 conflict=conflict.key,
             )
         )
@@ -58,24 +58,6 @@ def panels(state: BeerRunState, viewer: str | None) -> list[Panel]:
         )
     )
     return found
-
-
-def _waiting(state: BeerRunState, conflict: Conflict) -> list[str]:
-    """Who the round waits for (what each has done is public; what a pool holds is not)."""
-    if not conflict.rounds:
-        return []
-    rnd = conflict.current
-    now = flow.phase(state, conflict)
-    names = state.characters
-    if now == "goals":
-        return [names[m].display for m in flow.active(state, conflict) if m not in rnd.goals]
-    if now == "pools":
-        return [names[a].display for a in rnd.goals if a not in rnd.pools]
-    if now == "rolling":
-        return [names[a].display for a in rnd.pools if a not in rnd.rolls]
-    if now == "effects":
-        return [f"{names[who].display} (pips)" for _, who in flow.owed(state, rnd)]
-    return []
 
 
 def _mine(state: BeerRunState, viewer: str) -> list[Character]:

@@ -11,7 +11,13 @@ from tablelog.events.base import Event
 from tablelog.projections.contract import RulesetViews, lazy
 from tablelog.rulesets.bid_and_challenge.events import DiceRolled
 from tablelog.rulesets.bid_and_challenge.rules.state import BidAndChallengeState
-from tablelog.rulesets.bid_and_challenge.views import page_actions, page_panels, text, views
+from tablelog.rulesets.bid_and_challenge.views import (
+    awaiting,
+    page_actions,
+    page_panels,
+    text,
+    views,
+)
 
 
 def _hidden_fields(event: Event, viewer: str, state: BidAndChallengeState) -> tuple[str, ...]:
@@ -34,6 +40,7 @@ VIEWS = RulesetViews[BidAndChallengeState](
     kept_at=views.kept_at,
     auditor=lazy("tablelog.rulesets.bid_and_challenge.views.audit", "BidAndChallengeAuditor"),
     panels=page_panels.panels,
+    awaiting=awaiting.awaiting,
     actions=page_actions.actions,
     # Nothing is hidden here but what the dice will say.
     reveals=lambda event: isinstance(event, (DiceRolled,)),

@@ -17,7 +17,7 @@ from tablelog.projections.page import Card, Grid, Panel, role_of, slug
 from tablelog.rules.table import GM
 from tablelog.rulesets.bid_and_challenge.rules import turns
 from tablelog.rulesets.bid_and_challenge.rules.state import BidAndChallengeState, Scene
-from tablelog.rulesets.bid_and_challenge.views import text, views
+from tablelog.rulesets.bid_and_challenge.views import awaiting, text, views
 
 _PHASE = {
     "bid": "bid or pass",
@@ -118,7 +118,7 @@ def _scene_panel(
         facts=facts,
         grid=_seats(state, scene, current, whole, mine),
         lines=text.show_lines(state, shown),
-        waiting=waiting(state, scene),
+        waiting=awaiting.waiting_line(state, scene),
         conflict=scene.key,
     )
 
@@ -206,29 +206,6 @@ def _roll_words(roll: dict[str, Any] | None) -> str:
     faces = [str(f) for r in roll["rolls"] for f in r["faces"]]
     mod = sum(r["mod"] for r in roll["rolls"])
     return f"{' '.join(faces) or 'no dice'} {'+' if mod >= 0 else '-'} {abs(mod)} = {roll['total']}"
-
-
-def waiting(state: BidAndChallengeState, scene: Scene) -> list[str]:
-    """Who the round waits for: the active player to bid or pass, each player still to be
-    asked in the challenge offer (in its order), the push and the roll."""
-    if scene.status != "open" or not scene.rounds:
-        return []
-    rnd = scene.current
-    active = _named(state, rnd.active)
-    recorded = state.options.dice == "recorded"
-    match rnd.phase:
-        case "bid":
-            return [f"{active}: bid or pass"]
-        case "challenge":
-            asked = rnd.offers[len(rnd.declined) :]
-            return [f"{_named(state, k)}: challenge or pass" for k in asked]
-        case "push":
-            return [f"{active}: push"] + (
-                ["GM: record the dice rolled"] if recorded else [f"{active}: or roll"]
-            )
-        case "roll":
-            return ["GM: record the dice rolled"] if recorded else [f"{active}: roll"]
-    return []
 
 
 def _deck_panel(key: str, who: dict[str, Any]) -> Panel:

@@ -7,7 +7,14 @@ from typing import Any
 from tablelog.projections.contract import Read, RulesetViews, lazy
 from tablelog.rulesets.improv.events import RoundRevealed
 from tablelog.rulesets.improv.rules.state import ImprovState
-from tablelog.rulesets.improv.views import page_actions, page_panels, text, views, visibility
+from tablelog.rulesets.improv.views import (
+    awaiting,
+    page_actions,
+    page_panels,
+    text,
+    views,
+    visibility,
+)
 
 
 def _show_lines(state: ImprovState, view: dict[str, Any]) -> list[str]:
@@ -36,5 +43,6 @@ VIEWS = RulesetViews[ImprovState](
         ),
     ),
     # A round's face-down cards are turned over.
+    awaiting=awaiting.awaiting,
     reveals=lambda event: isinstance(event, (RoundRevealed,)),
 )

@@ -12,8 +12,8 @@ from typing import Any
 from tablelog.errors import TablelogError
 from tablelog.projections.page import Card, Grid, Panel, role_of
 from tablelog.rulesets.improv.rules.cards import is_red, pretty
-from tablelog.rulesets.improv.rules.state import GM, Conflict, ImprovState, Round
-from tablelog.rulesets.improv.views import page_sealed, views
+from tablelog.rulesets.improv.rules.state import GM, Conflict, ImprovState
+from tablelog.rulesets.improv.views import awaiting, views
 
 
 def _face(card: str | None, *, label: str = "", mine: bool = False, **more: Any) -> Card:
@@ -83,7 +83,7 @@ def _conflict_panel(state: ImprovState, conflict: Conflict, viewer: str) -> Pane
         facts=facts,
         grid=Grid(header=header, rows=rows),
         lines=lines,
-        waiting=_waiting(conflict, current),
+        waiting=awaiting.waiting_line(state, conflict),
         conflict=conflict.key,
     )
 
@@ -102,25 +102,6 @@ def _results(rounds: list[dict[str, Any]]) -> list[str]:
         if rnd["choices_due"]:
             lines.append(f"  to choose (eliminated or stay in): {', '.join(rnd['choices_due'])}")
     return lines
-
-
-def _waiting(conflict: Conflict, current: dict[str, Any] | None) -> list[str]:
-    """Who must still act before the round can be revealed (who has played is public)."""
-    if conflict.status != "open" or not conflict.sides:
-        return []
-    rnd = conflict.rounds[-1] if conflict.rounds else None
-    if rnd is not None and rnd.revealed:
-        if rnd.fate.choices_due:
-            return [f"{k} (Hand of Fate choice)" for k in rnd.fate.choices_due]
-        if conflict.kind == "simple" or rnd.number >= conflict.planned_rounds:
-            return []
-        rnd = None  # the next round, which begins with its first card
-    # A round not begun yet (the first, or the next): every side still in must play in it.
-    playing = rnd if rnd is not None else Round(number=len(conflict.rounds) + 1)
-    to_play = conflict.still_to_play(playing)
-    if not to_play:  # every card is down: a sealed round waits for its openings
-        return page_sealed.opening_due(conflict)
-    return [f"{s.display} ({'GM' if s.gm else s.player})" for s in to_play]
 
 
 def panels(state: ImprovState, viewer: str | None) -> list[Panel]:

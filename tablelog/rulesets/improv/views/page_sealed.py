@@ -89,17 +89,6 @@ def gm_rule(conflict: Conflict) -> list[Action]:
     )
 
 
-def opening_due(conflict: Conflict) -> list[str]:
-    """Who the round waits for once every card is down: the owners of unopened cards."""
-    rnd = _waiting_round(conflict)
-    if rnd is None:
-        return []
-    return [
-        f"{s.display} ({'GM' if s.gm else s.player}): opening"
-        for s in (conflict.sides[key] for key in unopened(rnd))
-    ]
-
-
 def _waiting_round(conflict: Conflict) -> Round | None:
     rnd = conflict.current
     if rnd is None or rnd.revealed or conflict.still_to_play(rnd) or not unopened(rnd):

@@ -7,7 +7,14 @@ from typing import Any
 from tablelog.projections.contract import Read, RulesetViews, lazy
 from tablelog.rulesets.night_terrors.events import RaiseAnswered, RaiseMade
 from tablelog.rulesets.night_terrors.rules.state import NightTerrorsState
-from tablelog.rulesets.night_terrors.views import page_actions, page_panels, text, views, visibility
+from tablelog.rulesets.night_terrors.views import (
+    awaiting,
+    page_actions,
+    page_panels,
+    text,
+    views,
+    visibility,
+)
 
 
 def _show_lines(state: NightTerrorsState, view: dict[str, Any]) -> list[str]:
@@ -33,6 +40,7 @@ VIEWS = RulesetViews[NightTerrorsState](
         ),
     ),
     panels=page_panels.panels,
+    awaiting=awaiting.awaiting,
     actions=page_actions.actions,
     # Imported when an audit runs: it brings the rules' checks, which `show` does not need.
     auditor=lazy("tablelog.rulesets.night_terrors.views.audit", "NightTerrorsAuditor"),

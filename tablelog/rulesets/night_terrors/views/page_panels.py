@@ -16,7 +16,7 @@ from tablelog.projections.page import Card, Grid, Panel
 from tablelog.rules.table import GM
 from tablelog.rulesets.night_terrors.rules.cards import SUIT_NAMES, deciders, n_cards, suit
 from tablelog.rulesets.night_terrors.rules.state import Conflict, NightTerrorsState
-from tablelog.rulesets.night_terrors.views import text, views
+from tablelog.rulesets.night_terrors.views import awaiting, text, views
 
 _SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 _POOLS = ("blood", "sweat", "tears")
@@ -110,24 +110,6 @@ def _played(key: str, shown: dict[str, Any]) -> str | list[Card]:
     return "—"
 
 
-def waiting(shown: dict[str, Any], characters: dict[str, dict[str, Any]]) -> list[str]:
-    """Who the conflict waits for, and for what: draws, payments, answers, the next raise."""
-    if shown["status"] != "open":
-        return []
-    name = {key: ch["name"] for key, ch in characters.items()}
-    found = [
-        f"{name[key]} ({', '.join(_debts(characters[key]))})"
-        for key in shown["in"]
-        if characters[key]["draw"] or characters[key]["costs"]
-    ]
-    current = shown["raise"]
-    if current is not None and current["owing"]:
-        found += [f"{name[k]} (answer {current['value']})" for k in current["owing"]]
-    elif shown["next_raiser"] and not found:
-        found.append(f"{name[shown['next_raiser']]} (raise)")
-    return found
-
-
 def conflict_panel(
     state: NightTerrorsState, conflict: Conflict, viewer: str, whole: dict[str, Any]
 ) -> Panel:
@@ -182,7 +164,7 @@ def conflict_panel(
         cards=mine,
         grid=Grid(header=header, rows=rows),
         lines=text.show_lines(shown, text.spellings(state)),
-        waiting=waiting(shown, characters),
+        waiting=awaiting.waiting_line(state, conflict),
         conflict=conflict.key,
     )
 
