@@ -162,22 +162,29 @@ IMPROV_SETUP = [
     ("susan", "improv character susan Diana --talent Marksman"),
     ("gm", "session start"),
     ("gm", 'scene start "The vault"'),
-    ("gm", "improv open --id c2"),
+    ("gm", "improv open --id c2 --extended --rounds 2"),
     ("gm", 'improv stake c2 Guard "The guard raises the alarm" --gm'),
     ("bob", 'improv stake c2 Kit "Kit cracks the vault" --opposes Guard'),
-    ("susan", 'improv stake c2 Diana "Diana keeps watch" --opposes Guard'),
+    ("gm", 'improv stake c2 Dog "The dog barks" --gm'),
+    ("susan", 'improv stake c2 Diana "Diana keeps watch" --opposes Dog'),
 ]
 IMPROV_ROUND = [
     ("bob", "improv play c2 Kit JK"),
     ("gm", "improv play c2 Guard QD"),
+    ("gm", "improv play c2 Dog 5H"),
     ("susan", "improv play c2 Diana 3C"),
+    ("gm", "improv reveal c2"),
+    ("bob", "improv play c2 Kit 4S"),
+    ("gm", "improv play c2 Guard 7C"),
+    ("gm", "improv play c2 Dog 2D"),
+    ("susan", "improv play c2 Diana 6H"),
     ("gm", "improv reveal c2"),
     ("bob", 'improv narrate c2 Kit "Kit slips past."'),
     ("susan", 'improv narrate c2 Diana "Diana whistles."'),
     ("gm", "improv close c2"),
     ("gm", "session end"),
 ]
-HIDDEN = ("JK", "QD", "3C", "J\u2660", "Q\u2666", "3\u2663")
+HIDDEN = ("JK", "QD", "5H", "3C", "4S", "7C", "2D", "6H", "Q\u2666", "\u2663", "\u2660")
 
 
 def test_an_improv_conflict_pings_exactly_whom_the_table_waits_on_once_across_a_restart(
@@ -201,7 +208,8 @@ def test_an_improv_conflict_pings_exactly_whom_the_table_waits_on_once_across_a_
             history = json.loads(
                 client(url, tmp_path, tokens["gm"], "player", "show", "gm", "--json")
             )
-    assert expected, "the conflict made the table wait on someone"
+    users = {user for user, _ in expected}
+    assert {IDS["gm"], IDS["bob"], IDS["susan"]} <= users, expected
     assert got == expected
     assert {"429", "500"} <= set(receiver.refused)
     bodies = b"".join(r.body for r in receiver.accepted)
@@ -274,3 +282,38 @@ def test_the_service_reminds_a_player_still_awaited_at_most_remind_max_times(
     assert sorted(user for user, _ in got) == sorted(
         [IDS["bob"], IDS["bob"], IDS["susan"], IDS["susan"]]
     )
+
+
+def test_a_player_gets_one_mail_per_await_and_none_once_unsubscribed(tmp_path: Path) -> None:
+    from tests.support.smtp import smtp_server
+
+    with smtp_server() as mailbox:
+        options = (*QUICK, "--public-url", PUBLIC, "--smtp", f"smtp://127.0.0.1:{mailbox.port}",
+                   "--mail-from", "notices@example.org")  # fmt: skip
+        with running_service(str(tmp_path / "t.db"), tmp_path, *options) as url:
+            tokens = seated(url, tmp_path, "d", "duel", ("bob", "susan"))
+            client(url, tmp_path, tokens["bob"], "player", "email", "bob", "bob@example.org")
+            client(url, tmp_path, tokens["gm"], "session", "start")
+            client(url, tmp_path, tokens["gm"], "duel", "open", "bob", "susan")
+            deadline = time.monotonic() + 20
+            while not mailbox.received and time.monotonic() < deadline:
+                time.sleep(0.1)
+            [mail] = mailbox.received
+            assert mail.rcpt_tos == ["bob@example.org"]
+            body = mail.message.get_content()
+            assert "the table waits on you in d: play this card (c1)" in body
+            assert f"{PUBLIC}/campaigns/d/play" in body
+            unsubscribe = mail.message["List-Unsubscribe"].strip("<>")
+            assert unsubscribe.startswith(f"{PUBLIC}/unsubscribe/")
+            # One click, no sign-in (the link names the public address: ask this service).
+            local = url + unsubscribe.removeprefix(PUBLIC)
+            assert "Stop these mails" in httpx.get(local).text
+            assert httpx.post(local).status_code == 200
+            shown = json.loads(client(url, tmp_path, tokens["bob"], "player", "show", "bob",
+                                      "--json"))  # fmt: skip
+            assert shown["unsubscribed"] is not None
+            for who, line in [("bob", "duel play c1 bob 9"), ("susan", "duel play c1 susan 3"),
+                              ("gm", "duel reveal c1"), ("gm", "duel open bob susan")]:  # fmt: skip
+                client(url, tmp_path, tokens[who], *shlex.split(line))
+            time.sleep(1.5)
+    assert len(mailbox.received) == 1, "unsubscribed: no more mail"
