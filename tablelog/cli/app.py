@@ -51,6 +51,7 @@ _MODULES: dict[str, str] = {
     "key": "tablelog.cli.checkpoint",
     "rng": "tablelog.cli.rng",
     "webhook": "tablelog.cli.webhook",
+    "player": "tablelog.cli.player",
     "rulesets": "tablelog.cli.ruleset_list",
 }
 

@@ -122,6 +122,24 @@ def serve(
             min=1.0,
         ),
     ] = SESSION_IDLE_S,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            "--public-url",
+            help="The address players reach this service at, for the page links of turn "
+            "notices (default: http://HOST:PORT as listened on).",
+            show_default=False,
+        ),
+    ] = None,
+    reminder_hour: Annotated[
+        float,
+        typer.Option(
+            "--reminder-hour",
+            help="For tests only: seconds an hour of the remind_hours option lasts.",
+            min=0.001,
+            hidden=True,
+        ),
+    ] = 3600.0,
     webhook_allow_private: Annotated[
         bool,
         typer.Option(
@@ -175,7 +193,10 @@ def serve(
     `tablelog serve --smtp smtps://tablelog@mail.example.org --mail-from notices@example.org`
     """
     from tablelog.commands.deliver import Policy
+    from tablelog.commands.notices import NoticePolicy, checked_public_url
     from tablelog.http.app import create_app
+
+    public = checked_public_url(public_url or f"http://{host}:{port}")
 
     mail = _mail(smtp, mail_from, smtp_ca_file)  # a bad --smtp is refused before anything
     location = target(ctx)
@@ -197,6 +218,7 @@ def serve(
             feeds_per_address=feeds_per_address,
             key_file=key_file,
             session_policy=SessionPolicy(idle_s=session_idle),
+            notice_policy=NoticePolicy(public_url=public, hour_s=reminder_hour),
             mail=mail,
             webhook_policy=Policy(
                 timeout=webhook_timeout,

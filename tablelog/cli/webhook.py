@@ -38,7 +38,12 @@ def add(
     ] = Format.discord,
     on: Annotated[
         str,
-        typer.Option("--on", help="What to post, comma-separated: reveal, close, session."),
+        typer.Option(
+            "--on",
+            help="What to post, comma-separated: reveal, close, session, and turn (a "
+            "mention of each player the table begins to wait on, once they have linked a "
+            "Discord id with `tablelog player discord`).",
+        ),
     ] = "reveal,close,session",
     campaign: CampaignOption = None,
     json: JsonOption = False,
@@ -50,6 +55,7 @@ def add(
     each post's `X-Tablelog-Signature` with it.
 
     Example: `tablelog webhook add https://discord.com/api/webhooks/ID/TOKEN --on close,session`
+    `tablelog webhook add https://discord.com/api/webhooks/ID/TOKEN --on turn`
     """
     client = remote(ctx)
     if client is not None:
@@ -137,8 +143,18 @@ def deliver(
     disable_after: Annotated[
         float, typer.Option(help="Seconds of failures after which a webhook is disabled.")
     ] = 86400.0,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            "--public-url",
+            help="The service's address as players reach it, for the page link of turn "
+            "notices (without it they carry none).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
-    """Send what the outbox holds for every campaign of a local database, then stop.
+    """Send what the outbox holds for every campaign of a local database, then stop: posts,
+    turn notices and the reminders due.
 
     For a database no service runs over (`tablelog serve` sends by itself): run it from
     cron. Posts still waiting for a retry are left for the next run.
@@ -146,14 +162,18 @@ def deliver(
     Example: `*/5 * * * * tablelog --db campaign.db webhook deliver`
     """
     from tablelog.commands.deliver import Policy, client_for, deliver_due
+    from tablelog.commands.notices import NoticePolicy, checked_public_url, deliver_notices
 
     _positive(timeout=timeout, backoff=backoff, disable_after=disable_after)
     policy = Policy(timeout=timeout, backoff=backoff, disable_after=disable_after)
-    sent = 0
+    told = NoticePolicy(public_url=None if public_url is None else checked_public_url(public_url))
+    sent = notified = 0
     with opened(target(ctx)) as store, client_for(policy) as client:
         while attempts := deliver_due(store, client, policy):
             sent += attempts
-    say(f"{sent} post attempt(s) made")
+        while attempts := deliver_notices(store, client, policy, told):
+            notified += attempts
+    say(f"{sent} post attempt(s) made, {notified} notice attempt(s)")
 
 
 def _positive(**given: float) -> None:

@@ -10,7 +10,7 @@ import msgspec
 from tablelog.commands.access import new_token
 from tablelog.events.core import CampaignCreated
 from tablelog.events.envelope import Envelope, Pending
-from tablelog.rules import registry, rng_options
+from tablelog.rules import notice_options, registry, rng_options
 from tablelog.rules.names import campaign_key, campaign_name, gm_name
 from tablelog.rules.options import parse_options, to_record
 from tablelog.storage import EventStore
@@ -50,10 +50,15 @@ def plan_campaign(
     rules = registry.get(ruleset)
     gm_key = gm_name(gm)
     own, core = rng_options.split(options or {})
+    own, notices = notice_options.split(own)
     resolved = parse_options(rules.options_type, own, ruleset=rules.name)
     if rules.check_options is not None:
         rules.check_options(resolved)
-    recorded = {**to_record(resolved), **rng_options.parse(core)}
+    recorded = {
+        **to_record(resolved),
+        **rng_options.parse(core),
+        **notice_options.parse(notices),
+    }
     return CampaignCreated(campaign=key, ruleset=rules.name, gm=gm_key, options=recorded)
 
 

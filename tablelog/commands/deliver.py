@@ -15,6 +15,7 @@ import hashlib
 import hmac
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import httpx
@@ -150,9 +151,12 @@ def client_for(policy: Policy) -> httpx.Client:
 class Worker:
     """The service's sender: a thread that empties the outbox while the service runs."""
 
-    def __init__(self, store: EventStore, policy: Policy) -> None:
+    def __init__(
+        self, store: EventStore, policy: Policy, also: Callable[[httpx.Client], int] | None = None
+    ) -> None:
         self._store = store
         self._policy = policy
+        self._also = also  # more to send with the same client (the turn notices)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="webhooks", daemon=True)
 
@@ -168,6 +172,8 @@ class Worker:
             while not self._stop.is_set():
                 try:
                     busy = deliver_due(self._store, client, self._policy)
+                    if self._also is not None:
+                        busy += self._also(client)
                 except Exception:  # the database busy or gone for a moment
                     busy = 0  # the sender keeps going: try again at the next look
                 if not busy:

@@ -110,6 +110,8 @@ def _write_together(
         if entry.committed_rng is None:
             entry.committed_rng = rng_flow.setting(tx).committed_rng
         posts = Outbox(tx)  # webhooks' posts, queued with the events they post
+        if posts.turns.live:  # someone may be told: the steps each command begins are needed
+            state.track_locked(entry, tx, folded)
         for order in group:
             try:
                 pending = _decided(tx, folded, order, salt, committed=entry.committed_rng)

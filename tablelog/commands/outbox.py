@@ -7,16 +7,18 @@ flag checkpoints use), `reveal` when the ruleset's `RulesetViews.reveals` says a
 something hidden public. A command makes at most one post per webhook (the widest of the
 three it matches: a post of a session covers its conflicts, a post of a closed conflict its
 reveals), recorded with the command's first and last seq; the delivery builds its text.
+The turn notices of the steps a command began are queued here too (notices.py).
 """
 
 from __future__ import annotations
 
 from tablelog.commands.awaits import Since
+from tablelog.commands.notices import Turns
 from tablelog.events.envelope import Envelope
 from tablelog.projections.fold import Folded, decoded
 from tablelog.projections.registry import views_for
 from tablelog.storage import CampaignTransaction
-from tablelog.storage.webhooks import enqueue, live_triggers
+from tablelog.storage.webhooks import enqueue, live_hooks
 
 _WIDEST_FIRST = ("session", "close", "reveal")
 
@@ -26,7 +28,9 @@ class Outbox:
 
     def __init__(self, tx: CampaignTransaction) -> None:
         self._tx = tx
-        self._hooks = live_triggers(tx.connection, tx.head.name)
+        hooks = live_hooks(tx.connection, tx.head.name)
+        self._hooks = [(h, triggers) for h, triggers, _ in hooks]
+        self.turns = Turns(tx.connection, tx.head.name, hooks)
 
     def open_conflicts(self, folded: Folded) -> int:
         """How many conflicts are open (only worked out when a webhook may need it)."""
@@ -42,7 +46,10 @@ class Outbox:
     ) -> None:
         """Queue the posts that `written` (on the state `folded` they led to) made due;
         `begun` are the steps they made the table wait on (known while awaits are tracked)."""
-        if not self._hooks or not written:
+        if not written:
+            return
+        self.turns.queue(folded, written, begun)
+        if not self._hooks:
             return
         views = views_for(folded.ruleset.name)
         events = [decoded(e) for e in written]

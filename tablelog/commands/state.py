@@ -157,6 +157,18 @@ def load_locked(entry: Entry, tx: CampaignTransaction) -> Folded:
     return _load(entry, tx.head, lambda seq: list(tx.events(seq)), tx.snapshot)
 
 
+def track_locked(entry: Entry, tx: CampaignTransaction, folded: Folded) -> None:
+    """Make the awaits of `folded` (the transaction's state, entry lock held) live, folding
+    the campaign afresh from the transaction's events as `tracked` does from the store: a
+    command's append then knows the steps it began (turn notices need them)."""
+    if entry.awaits is not None and entry.awaits.seq == folded.seq:
+        return
+    envelopes = list(tx.events(0))
+    fresh = fold(envelopes[:1])
+    entry.awaits = track_from_start(fresh, envelopes)
+    folded.state, folded.seq = fresh.state, fresh.seq
+
+
 def snapshot_due(entry: Entry, tx: CampaignTransaction, folded: Folded) -> int | None:
     """Write the state `folded` (at the head before this append) as the campaign's snapshot
     when enough events have passed since the last one; the seq written, or None."""

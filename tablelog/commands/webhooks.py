@@ -25,7 +25,7 @@ from tablelog.storage import EventStore
 from tablelog.storage.webhooks import WebhookRow, delete_webhook, insert_webhook, webhooks_of
 
 FORMATS = ("discord", "json")
-TRIGGERS = ("reveal", "close", "session")
+TRIGGERS = ("reveal", "close", "session", "turn")
 MAX_URL = 2000
 
 
@@ -67,6 +67,12 @@ def _fernet(store: EventStore, *, create: bool) -> Fernet:
         ) from None
     except (OSError, ValueError):
         raise StorageError(f"{path} holds no webhook key", code="bad-key") from None
+
+
+def seal(store: EventStore, text: str) -> bytes:
+    """`text` encrypted under the webhook key (created on first use): a webhook's URL, a
+    player's address (commands/contacts.py)."""
+    return _fernet(store, create=True).encrypt(text.encode())
 
 
 def unseal(store: EventStore, sealed: bytes) -> str:

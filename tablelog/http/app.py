@@ -6,6 +6,7 @@ decide and authorize inside `execute`. Blocking database work runs in worker thr
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING
 
 from litestar import Litestar, Router
@@ -16,12 +17,14 @@ from litestar.openapi import OpenAPIConfig
 from tablelog import __version__
 from tablelog.commands.database import EventStore, open_store
 from tablelog.commands.deliver import Policy, Worker
+from tablelog.commands.notices import NoticePolicy, deliver_notices
 from tablelog.commands.session_policy import SessionPolicy
 from tablelog.commands.signing import key_path, load_key
 from tablelog.errors import TablelogError
 from tablelog.http import (
     caching,
     checkpoints,
+    contacts,
     errors,
     page,
     reads,
@@ -58,6 +61,7 @@ def create_app(
     key_file: str | None = None,
     webhook_policy: Policy | None = None,
     session_policy: SessionPolicy | None = None,
+    notice_policy: NoticePolicy | None = None,
     mail: MailSettings | None = None,
 ) -> Litestar:
     """The service over the log at `target` (a path or URL, opened at start-up, or a store).
@@ -69,8 +73,10 @@ def create_app(
     (feeds.py); `key_file`: the signing key of its checkpoints (default:
     signing.key_path), created on first start; `webhook_policy`: how the webhooks' sender
     waits and retries (commands/deliver.py); `session_policy`: how long a web session lasts
-    unused (commands/session_policy.py); `mail`: the SMTP server notices by mail go through
-    (`serve --smtp`; None: no mail), as `app.state.mail` for the notices' sender."""
+    unused (commands/session_policy.py); `notice_policy`: the service's public address for
+    the links in turn notices and the reminders' clock (commands/notices.py); `mail`: the SMTP
+    server notices by mail go through (`serve --smtp`; None: no mail), as `app.state.mail`
+    for the notices' sender."""
     kept = session_policy or SessionPolicy()
     state = State(
         {
@@ -84,6 +90,7 @@ def create_app(
             "key": None,
             "sender": None,
             "webhook_policy": webhook_policy or Policy(),
+            "notice_policy": notice_policy or NoticePolicy(),
             "mail": mail,
         }
     )
@@ -94,7 +101,11 @@ def create_app(
         state.store.checkpoint_in_background()  # no command waits for a checkpoint
         state.key = load_key(key_path(state.store, key_file), create=True)
         state.watches.start()
-        state.sender = Worker(state.store, state.webhook_policy)
+        store, policy = state.store, state.webhook_policy
+        told = dataclasses.replace(state.notice_policy, mail=state.mail)
+        state.sender = Worker(
+            store, policy, also=lambda client: deliver_notices(store, client, policy, told)
+        )
         state.sender.start()  # posts go out beside the commands, never inside one
 
     def stop() -> None:
@@ -111,6 +122,7 @@ def create_app(
             *reads.ROUTES,
             *checkpoints.ROUTES,
             *webhooks.ROUTES,
+            *contacts.ROUTES,
             *ruleset_routes(),
             *stream.ROUTES,
             *command_routes(),
@@ -121,7 +133,7 @@ def create_app(
         guards=[signed_in],
     )
     return Litestar(
-        route_handlers=[*reads.PUBLIC, *checkpoints.PUBLIC, *page.PUBLIC, signed],
+        route_handlers=[*reads.PUBLIC, *checkpoints.PUBLIC, *page.PUBLIC, *contacts.PUBLIC, signed],
         request_class=JsonRequest,
         state=state,
         on_startup=[start],

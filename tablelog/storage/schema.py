@@ -184,3 +184,49 @@ outbox = Table(
     Column("created_at", BigInteger, nullable=False),
     Index(None, "webhook_id", "sent_at", "id"),
 )
+
+# How to reach each player when the table waits on them (issue 28): beside the log, never in
+# it (the log is exported and posted). `player` is the seat's key (`gm` for the GM). The
+# address is sealed like a webhook's URL (commands/webhooks.py), with a redacted hint.
+player_contacts = Table(
+    "player_contacts",
+    metadata,
+    Column("campaign_id", String(64), ForeignKey("campaigns.name"), primary_key=True),
+    Column("player", String(100), primary_key=True),
+    Column("discord_id", String(20), nullable=True),
+    Column("email_sealed", LargeBinary, nullable=True),
+    Column("email_hint", String(200), nullable=True),
+    Column("unsubscribed_at", BigInteger, nullable=True),
+    Column("updated_at", BigInteger, nullable=False),
+)
+
+# Turn notices and reminders still to be sent, one row per await, channel and number, written
+# in the transaction that began the await (a turn notice) or by the sender (a reminder); the
+# unique constraint makes each exactly once, a restart included. `channel` is a webhook's id
+# or `mail`; `number` 0 for the turn notice, 1.. for its reminders; `step_key` the digest of
+# the await's key. A mail's one-click unsubscribe link carries a random token whose digest
+# only is kept (`unsubscribe_digest`).
+notices = Table(
+    "notices",
+    metadata,
+    Column("id", Position, primary_key=True, autoincrement=True),
+    Column("campaign_id", String(64), ForeignKey("campaigns.name"), nullable=False),
+    Column("player", String(100), nullable=False),
+    Column("channel", String(16), nullable=False),
+    Column("kind", String(16), nullable=False),  # turn or reminder
+    Column("step_key", String(64), nullable=False),
+    Column("sentence", Text, nullable=False),
+    Column("conflict", String(64), nullable=True),
+    Column("since_seq", BigInteger, nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("attempts", Integer, nullable=False, server_default="0"),
+    Column("next_attempt_at", BigInteger, nullable=False),
+    Column("sent_at", BigInteger, nullable=True),
+    Column("dropped_at", BigInteger, nullable=True),
+    Column("last_error", String(300), nullable=True),
+    Column("unsubscribe_digest", String(64), nullable=True),
+    Column("created_at", BigInteger, nullable=False),
+    UniqueConstraint("campaign_id", "player", "step_key", "since_seq", "channel", "number"),
+    Index(None, "sent_at", "dropped_at", "next_attempt_at"),
+    Index(None, "unsubscribe_digest"),
+)

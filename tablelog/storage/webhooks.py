@@ -11,6 +11,7 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Row
 
 from tablelog.storage.engine import raw_execute
+from tablelog.storage.notices import drop_channel
 from tablelog.storage.schema import outbox, webhooks
 from tablelog.storage.store import EventStore, now_us
 
@@ -97,23 +98,24 @@ def _counts(conn: Connection, campaign: str) -> list[tuple[str, int]]:
 def delete_webhook(conn: Connection, campaign: str, hook_id: str) -> bool:
     """Remove the webhook and every post it still owed; whether there was one."""
     conn.execute(delete(outbox).where(outbox.c.webhook_id == hook_id))
+    drop_channel(conn, hook_id)
     result = conn.execute(
         delete(webhooks).where(webhooks.c.campaign_id == campaign, webhooks.c.id == hook_id)
     )
     return bool(result.rowcount)
 
 
-def live_triggers(conn: Connection, campaign: str) -> list[tuple[str, tuple[str, ...]]]:
-    """(id, triggers) of the campaign's webhooks still enabled: read in the append's
+def live_hooks(conn: Connection, campaign: str) -> list[tuple[str, tuple[str, ...], str]]:
+    """(id, triggers, format) of the campaign's webhooks still enabled: read in the append's
     transaction, one indexed read, so a post is queued exactly when its events commit."""
     # Straight through the driver: every append runs this, and SQLAlchemy's statement
     # machinery around it cost a third of a command's time (bench/results, 2026-11-25).
     rows = raw_execute(
         conn,
-        "SELECT id, triggers FROM webhooks WHERE campaign_id = ? AND disabled_at IS NULL",
+        "SELECT id, triggers, format FROM webhooks WHERE campaign_id = ? AND disabled_at IS NULL",
         (campaign,),
     ).fetchall()
-    return [(str(i), tuple(t for t in str(ts).split(",") if t)) for i, ts in rows]
+    return [(str(i), tuple(t for t in str(ts).split(",") if t), str(f)) for i, ts, f in rows]
 
 
 def enqueue(conn: Connection, campaign: str, posts: list[tuple[str, int, int, str]]) -> None:

@@ -28,6 +28,8 @@ TABLES = {
     "rng_seeds",
     "outbox",
     "webhooks",
+    "player_contacts",
+    "notices",
     "campaigns",
     "events",
     "idempotency",
@@ -218,6 +220,7 @@ WRITTEN_AT = {
     "0005": {"bar-fight": 58},
     "0006": {"bar-fight": 58},
     "0007": {"bar-fight": 58},
+    "0008": {"bar-fight": 58},
 }
 
 

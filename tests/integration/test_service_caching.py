@@ -56,6 +56,8 @@ FILL: dict[str, Callable[[Demo], str]] = {
     # A hand's owner: a character, or (Improv's managed decks) the caller, here the GM.
     "who": lambda demo: _first(demo.state["characters"]) if "characters" in demo.state else "gm",
     "path": lambda _demo: "openapi.json",  # the OpenAPI plugin's /schema/{path}
+    "player": lambda _demo: "gm",  # a seat's contact
+    "token": lambda _demo: "an-unsubscribe-token-no-mail-carried",
 }
 
 

@@ -33,6 +33,11 @@ class Received:
     def json(self) -> Any:
         return json.loads(self.body)
 
+    @property
+    def allowed_mentions(self) -> Any:
+        """Whom the message may ping, as Discord reads it (absent: whatever it mentions)."""
+        return self.json.get("allowed_mentions")
+
 
 @dataclass
 class Receiver:

@@ -1,0 +1,483 @@
+"""Turn notices: the table tells a player it waits on them (issue 28).
+
+Queued in the append's own transaction (outbox.py calls `Turns.queue`): for each step the
+command's events made the table wait on (`awaits.Since`), not an optional one and not the
+caller's own, one notice per channel its player has: each enabled `turn` webhook (a Discord
+one only once the player has linked a Discord id: the message mentions exactly that user),
+and `mail` while the player has an address and has not unsubscribed. The unique constraint
+of the `notices` table makes each exactly once, a restart included.
+
+Sent by the same worker as the webhooks' posts (deliver.py), oldest first per channel, with
+the same backoff. A notice whose step the table no longer waits on when its turn comes is
+dropped, not sent. Reminders are worked out by the sender too: a player still awaited
+`remind_hours` after the first notice went out gets one on the channels they have, then one
+a day at most, never more than `remind_max` (rules/notice_options.py).
+
+No notice carries anything hidden: an `Await` says who must act and what, which the table
+shows everyone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote, urlsplit
+
+import httpx
+import msgspec
+
+from tablelog.commands import state
+from tablelog.commands.awaits import Since, iso
+from tablelog.commands.deliver import (
+    SECOND,
+    SIGNATURE_HEADER,
+    Failed,
+    Policy,
+    _send,
+    _why,
+    signature,
+)
+from tablelog.commands.webhooks import private_address, unseal
+from tablelog.errors import InvalidInput, TablelogError
+from tablelog.events.envelope import Envelope
+from tablelog.notices import mail as smtp
+from tablelog.projections.await_step import Await
+from tablelog.projections.fold import Folded
+from tablelog.projections.post_escape import escape_discord
+from tablelog.rules import notice_options
+from tablelog.rules.table import GM
+from tablelog.storage import EventStore
+from tablelog.storage.notices import (
+    MAIL,
+    NewNotice,
+    NoticeRow,
+    Reach,
+    add_reminders,
+    claim_notice,
+    contacts_of,
+    enqueue_notices,
+    mailed_to,
+    notices_of,
+    reach,
+    record_dropped,
+    record_sent,
+    record_waiting,
+    told,
+    unsent,
+    unsubscribe,
+)
+from tablelog.storage.store import now_us
+from tablelog.storage.webhooks import WebhookRow, webhooks_of
+
+HOUR_S = 3600.0
+NO_MAIL_SERVER = "no mail server configured (`tablelog serve --smtp`): the mail waits"
+NOT_AWAITED = "the table no longer waits on this step"
+
+
+def step_key(step: Await) -> str:
+    """The digest the notices table keys an await by."""
+    return hashlib.sha256(msgspec.json.encode(step.key())).hexdigest()
+
+
+def unsubscribe_digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+# --- queueing, in the append's transaction ------------------------------------------------
+
+
+class Turns:
+    """Who of the campaign may be told, read once per transaction, and the notices to queue."""
+
+    def __init__(self, conn: Any, campaign: str, hooks: list[tuple[str, tuple[str, ...], str]]):
+        self._conn = conn
+        self._campaign = campaign
+        # (id, format) of each enabled webhook that posts turns.
+        self._hooks = [(h, fmt) for h, triggers, fmt in hooks if "turn" in triggers]
+        self._reach = reach(conn, campaign)
+
+    @property
+    def live(self) -> bool:
+        """Whether any notice could be queued (then awaits must be tracked)."""
+        return bool(self._hooks) or any(r.mail for r in self._reach.values())
+
+    def channels(self, player: str) -> list[str]:
+        """Where a notice to `player` goes: a Discord webhook once they linked an id (it
+        mentions them), a json one always (it names them), and mail while subscribed."""
+        found = self._reach.get(player, Reach(None, False))
+        out = [h for h, fmt in self._hooks if fmt != "discord" or found.discord_id is not None]
+        if found.mail:
+            out.append(MAIL)
+        return out
+
+    def queue(self, folded: Folded, written: Sequence[Envelope], begun: Sequence[Since]) -> None:
+        """Queue a notice per channel for each step begun (not the actors' own)."""
+        if not begun or not self.live:
+            return
+        gm = folded.ruleset.cast.gm(folded.state)
+        actors = {GM if e.actor in (gm, GM) else e.actor for e in written}
+        rows: list[NewNotice] = []
+        for since in begun:
+            step = since.step
+            if step.optional or step.player in actors:
+                continue
+            for channel in self.channels(step.player):
+                rows.append(
+                    NewNotice(
+                        player=step.player,
+                        channel=channel,
+                        kind="turn",
+                        step_key=step_key(step),
+                        sentence=step.sentence(),
+                        conflict=step.conflict,
+                        since_seq=since.seq,
+                        number=0,
+                    )
+                )
+        if rows:
+            enqueue_notices(self._conn, self._campaign, rows)
+
+
+# --- what a notice says --------------------------------------------------------------------
+
+
+def checked_public_url(url: str) -> str:
+    """`serve --public-url`: an http(s) address naming a host, without a trailing slash."""
+    given = url.strip().rstrip("/")
+    parts = urlsplit(given)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query:
+        raise InvalidInput(
+            f"--public-url is the service's address as players reach it, such as "
+            f"https://table.example.org; got {url!r}",
+            code="bad-url",
+        )
+    return given
+
+
+def page_link(public_url: str, campaign: str) -> str:
+    return f"{public_url.rstrip('/')}/campaigns/{quote(campaign, safe='')}/play"
+
+
+def words(campaign: str, sentence: str, number: int) -> str:
+    """The notice's sentence (plain text), without the mention."""
+    if number == 0:
+        return f"the table waits on you in {campaign}: {sentence}"
+    return f"the table still waits on you in {campaign}: {sentence} (reminder {number})"
+
+
+def discord_body(campaign: str, notice: NoticeRow, user_id: str, link: str | None) -> bytes:
+    """A Discord message mentioning exactly `user_id`: nobody else, no role, never everyone."""
+    text = f"<@{user_id}>, {escape_discord(words(campaign, notice.sentence, notice.number))}"
+    if link:
+        text += f"\n{link}"
+    return msgspec.json.encode(
+        {"content": text, "allowed_mentions": {"parse": [], "users": [user_id]}}
+    )
+
+
+def json_body(
+    campaign: str, notice: NoticeRow, player: str, user_id: str | None, link: str | None
+) -> bytes:
+    return msgspec.json.encode(
+        {
+            "trigger": "turn",
+            "campaign": campaign,
+            "player": player,
+            "discord_id": user_id,
+            "kind": notice.kind,
+            "number": notice.number,
+            "what": notice.sentence,
+            "conflict": notice.conflict,
+            "since_seq": notice.since_seq,
+            "text": words(campaign, notice.sentence, notice.number),
+            "link": link,
+        }
+    )
+
+
+# --- sending ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NoticePolicy:
+    """What the sender of notices needs beside the webhooks' Policy."""
+
+    public_url: str | None = None  # the service's address as players reach it
+    mail: smtp.MailSettings | None = None  # the SMTP server (`serve --smtp`), if any
+    hour_s: float = HOUR_S  # seconds in an hour of `remind_hours` (tests only shorten it)
+
+
+class Skip(Exception):
+    """The notice is not to be sent, ever: dropped with this reason."""
+
+
+class Later(Exception):
+    """The notice cannot go now; it waits, with this reason shown."""
+
+
+def _awaited(store: EventStore, campaign: str, seen: dict[str, set[tuple[str, int]]]) -> Any:
+    if campaign not in seen:
+        seen[campaign] = {(step_key(s.step), s.seq) for s in state.awaited(store, campaign)}
+    return seen[campaign]
+
+
+def _seat_name(store: EventStore, campaign: str, player: str) -> str:
+    if player != GM:
+        return player
+    with state.reading(store, campaign) as folded:
+        return str(folded.ruleset.cast.gm(folded.state))
+
+
+def _send_webhook(
+    store: EventStore, client: httpx.Client, notice: NoticeRow, hook: WebhookRow, **given: Any
+) -> None:
+    policy, notice_policy = given["policy"], given["notice_policy"]
+    if hook.disabled_reason is not None:
+        raise Skip(f"the webhook {hook.id} is disabled")
+    contact = next(
+        (c for c in contacts_of(store, notice.campaign) if c.player == notice.player), None
+    )
+    user_id = None if contact is None else contact.discord_id
+    link = None
+    if notice_policy.public_url:
+        link = page_link(notice_policy.public_url, notice.campaign)
+    if hook.format == "discord":
+        if user_id is None:
+            raise Skip("the player has no Discord id linked")
+        body = discord_body(notice.campaign, notice, user_id, link)
+    else:
+        seat = _seat_name(store, notice.campaign, notice.player)
+        body = json_body(notice.campaign, notice, seat, user_id, link)
+    url = unseal(store, hook.url_sealed)
+    if not policy.allow_private and private_address(url):
+        raise Failed(
+            "the receiver's address is in a private network, where this service does not post"
+        )
+    headers = {"Content-Type": "application/json", "User-Agent": "tablelog-webhook"}
+    if hook.secret_sealed is not None:
+        headers[SIGNATURE_HEADER] = signature(unseal(store, hook.secret_sealed), body)
+    _send(client, url, body, headers)
+
+
+def _send_mail(store: EventStore, notice: NoticeRow, notice_policy: NoticePolicy) -> str:
+    """Mail the notice; the digest of the unsubscribe token it carried."""
+    contact = next(
+        (c for c in contacts_of(store, notice.campaign) if c.player == notice.player), None
+    )
+    if contact is None or contact.email_sealed is None:
+        raise Skip("the player has no address any more")
+    if contact.unsubscribed_at is not None:
+        raise Skip("the player unsubscribed")
+    if notice_policy.mail is None:
+        raise Later(NO_MAIL_SERVER)
+    base = notice_policy.public_url or ""
+    token = secrets.token_urlsafe(32)
+    message = smtp.compose(
+        notice_policy.mail,
+        campaign=notice.campaign,
+        to=unseal(store, contact.email_sealed),
+        sentence=words(notice.campaign, notice.sentence, notice.number),
+        link=page_link(base, notice.campaign) if base else "",
+        unsubscribe_url=f"{base.rstrip('/')}/unsubscribe/{token}",
+        thread_id=notice.campaign,
+    )
+    try:
+        smtp.send(notice_policy.mail, message)
+    except smtp.MailError as exc:
+        raise Failed(str(exc)) from None
+    return unsubscribe_digest(token)
+
+
+def deliver_notices(
+    store: EventStore, client: httpx.Client, policy: Policy, notice_policy: NoticePolicy
+) -> int:
+    """Send the oldest due notice of each channel (per campaign and player for mail); how
+    many attempts were made. Reminders that came due are queued first."""
+    queue_reminders(store, notice_policy)
+    now = now_us()
+    heads: dict[tuple[str, ...], NoticeRow] = {}
+    for notice in unsent(store):
+        group = (
+            (MAIL, notice.campaign, notice.player) if notice.channel == MAIL else (notice.channel,)
+        )
+        heads.setdefault(group, notice)
+    hooks: dict[str, WebhookRow] = {}
+    awaited: dict[str, set[tuple[str, int]]] = {}
+    attempts = 0
+    for notice in heads.values():
+        if notice.next_attempt_at > now:
+            continue
+        if notice.channel == MAIL and notice_policy.mail is None:
+            if notice.last_error != NO_MAIL_SERVER:  # said once; it waits for a server
+                record_waiting(store, notice.id, NO_MAIL_SERVER, retry_at=now, attempts=0)
+            continue
+        if (notice.step_key, notice.since_seq) not in _awaited(store, notice.campaign, awaited):
+            record_dropped(store, notice.id, NOT_AWAITED)
+            attempts += 1
+            continue
+        lease = now_us() + int((policy.timeout + 1) * SECOND * 4)
+        if not claim_notice(store, notice, lease):
+            continue
+        attempts += 1
+        try:
+            if notice.channel == MAIL:
+                record_sent(store, notice.id, _send_mail(store, notice, notice_policy))
+                continue
+            if notice.campaign not in hooks:
+                hooks.update({h.id: h for h in webhooks_of(store, notice.campaign)})
+            hook = hooks.get(notice.channel)
+            if hook is None:
+                raise Skip("the webhook was removed")
+            _send_webhook(store, client, notice, hook, policy=policy, notice_policy=notice_policy)
+            record_sent(store, notice.id)
+        except Skip as why:
+            record_dropped(store, notice.id, str(why))
+        except Later as why:
+            record_waiting(store, notice.id, str(why), retry_at=now_us(), attempts=notice.attempts)
+        except Exception as exc:  # one notice's trouble must not stop the others
+            reason, wait = _why(exc)
+            if wait is None:
+                wait = min(policy.max_backoff, policy.backoff * 2**notice.attempts)
+            record_waiting(
+                store,
+                notice.id,
+                reason,
+                retry_at=now_us() + int(wait * SECOND),
+                attempts=notice.attempts + 1,
+            )
+    return attempts
+
+
+# --- reminders -------------------------------------------------------------------------------
+
+
+def options_of(store: EventStore, campaign: str) -> notice_options.NoticeOptions:
+    first = store.read(campaign, upto_seq=1)
+    created: Any = first[0].event() if first else None
+    recorded = getattr(created, "options", None) or {}
+    return notice_options.recorded(recorded)
+
+
+def queue_reminders(store: EventStore, notice_policy: NoticePolicy) -> int:
+    """Queue the reminders that came due; how many."""
+    now = now_us()
+    hour_us = notice_policy.hour_s * SECOND
+    options: dict[str, notice_options.NoticeOptions] = {}
+    awaited: dict[str, set[tuple[str, int]]] = {}
+    added = 0
+    for told_of in told(store):
+        campaign = told_of.campaign
+        if campaign not in options:
+            options[campaign] = options_of(store, campaign)
+        chosen = options[campaign]
+        if chosen.remind_hours <= 0 or told_of.number >= chosen.remind_max:
+            continue
+        if told_of.number == 0:
+            due = told_of.first_sent + chosen.remind_hours * hour_us
+        else:
+            due = told_of.last_at + max(chosen.remind_hours, 24.0) * hour_us
+        if now < due:
+            continue
+        try:
+            if (told_of.step_key, told_of.since_seq) not in _awaited(store, campaign, awaited):
+                continue
+        except TablelogError:
+            continue  # the campaign is gone or cannot be read now: not this time
+        channels = _channels_now(store, campaign, told_of.player)
+        added += add_reminders(
+            store,
+            campaign,
+            [
+                NewNotice(
+                    player=told_of.player,
+                    channel=channel,
+                    kind="reminder",
+                    step_key=told_of.step_key,
+                    sentence=told_of.sentence,
+                    conflict=told_of.conflict,
+                    since_seq=told_of.since_seq,
+                    number=told_of.number + 1,
+                )
+                for channel in channels
+            ],
+        )
+    return added
+
+
+def _channels_now(store: EventStore, campaign: str, player: str) -> list[str]:
+    contact = next((c for c in contacts_of(store, campaign) if c.player == player), None)
+    found: list[str] = []
+    for hook in webhooks_of(store, campaign):
+        if "turn" not in hook.triggers or hook.disabled_reason is not None:
+            continue
+        if hook.format == "discord" and (contact is None or contact.discord_id is None):
+            continue
+        found.append(hook.id)
+    if contact is not None and contact.email_sealed is not None and contact.unsubscribed_at is None:
+        found.append(MAIL)
+    return found
+
+
+# --- what `tablelog waiting` shows ---------------------------------------------------------
+
+
+class Told(msgspec.Struct, frozen=True, kw_only=True):
+    """One notice that went out: the turn notice (number 0) or a reminder."""
+
+    what: str
+    since_seq: int
+    number: int
+    channel: str
+    at: str  # when it went out (ISO 8601, UTC)
+    at_us: int
+
+
+def history(store: EventStore, campaign: str) -> dict[str, list[Told]]:
+    """Per player (the seat's key, `gm` for the GM), the notices and reminders sent, oldest
+    first: who was reminded when."""
+    found: dict[str, list[Told]] = {}
+    for notice in notices_of(store, campaign):
+        if notice.sent_at is None:
+            continue
+        found.setdefault(notice.player, []).append(
+            Told(
+                what=notice.sentence,
+                since_seq=notice.since_seq,
+                number=notice.number,
+                channel=notice.channel,
+                at=iso(notice.sent_at),
+                at_us=notice.sent_at,
+            )
+        )
+    return found
+
+
+# --- unsubscribing ----------------------------------------------------------------------------
+
+
+def _token_digest(token: str) -> str | None:
+    given = token.strip()
+    if not 20 <= len(given) <= 100 or not given.replace("-", "").replace("_", "").isalnum():
+        return None
+    return unsubscribe_digest(given)
+
+
+def unsubscribe_known(store: EventStore, token: str) -> tuple[str, str] | None:
+    """(campaign, seat) a mail's unsubscribe token was sent to, or None."""
+    digest = _token_digest(token)
+    found = None if digest is None else mailed_to(store, digest)
+    if found is None:
+        return None
+    return found[0], _seat_name(store, found[0], found[1])
+
+
+def unsubscribed(store: EventStore, token: str) -> tuple[str, str] | None:
+    """Stop the mails of the player whose mail carried `token`: (campaign, seat), or None."""
+    digest = _token_digest(token)
+    done = None if digest is None else unsubscribe(store, digest)
+    if done is None:
+        return None
+    return done[0], _seat_name(store, done[0], done[1])
