@@ -163,9 +163,7 @@ def track_locked(entry: Entry, tx: CampaignTransaction, folded: Folded) -> None:
     command's append then knows the steps it began (turn notices need them)."""
     if entry.awaits is not None and entry.awaits.seq == folded.seq:
         return
-    envelopes = list(tx.events(0))
-    fresh = fold(envelopes[:1])
-    entry.awaits = track_from_start(fresh, envelopes)
+    fresh, entry.awaits = _tracked_afresh(folded, lambda seq: list(tx.events(seq)), tx.snapshot)
     folded.state, folded.seq = fresh.state, fresh.seq
 
 
@@ -266,7 +264,12 @@ def tracked(store: EventStore, folded: Folded) -> Tracked:
     entry = _entry(store, folded.campaign)
     found = entry.awaits
     if found is None or found.seq != folded.seq:
-        fresh, found = _tracked_from_snapshot(store, folded) or _tracked_from_start(store, folded)
+        campaign, upto = folded.campaign, folded.seq
+        fresh, found = _tracked_afresh(
+            folded,
+            lambda seq: store.read(campaign, after_seq=seq, upto_seq=upto),
+            lambda projection: store.snapshot(campaign, projection, upto_seq=upto),
+        )
         entry.awaits = found
         # The fresh state is the same as the cached one: keep one, so both move on together.
         folded.state, folded.seq = fresh.state, fresh.seq
@@ -279,29 +282,37 @@ def awaits_projection(folded: Folded) -> str:
     return f"{folded.ruleset.projection}+awaits@{__version__}"
 
 
-def _tracked_from_start(store: EventStore, folded: Folded) -> tuple[Folded, Tracked]:
-    envelopes = store.read(folded.campaign, upto_seq=folded.seq)
+def _tracked_afresh(
+    folded: Folded, read_after: ReadAfter, read_snapshot: ReadSnapshot
+) -> tuple[Folded, Tracked]:
+    """The state `folded` is at, again, with its awaits: from the snapshots kept together
+    when they chain onto the log, else from the first event."""
+    kept = _tracked_from_snapshot(folded, read_after, read_snapshot)
+    if kept is not None:
+        return kept
+    envelopes = read_after(0)
     fresh = fold(envelopes[:1])
     return fresh, track_from_start(fresh, envelopes)
 
 
-def _tracked_from_snapshot(store: EventStore, folded: Folded) -> tuple[Folded, Tracked] | None:
+def _tracked_from_snapshot(
+    folded: Folded, read_after: ReadAfter, read_snapshot: ReadSnapshot
+) -> tuple[Folded, Tracked] | None:
     """The state and its awaits from the snapshots written together, moved on by the events
     after them; None when there are none, or they do not chain onto the log now."""
     rules, campaign = folded.ruleset, folded.campaign
-    snap = store.snapshot(campaign, rules.projection, upto_seq=folded.seq)
-    kept = store.snapshot(campaign, awaits_projection(folded), upto_seq=folded.seq)
+    snap, kept = read_snapshot(rules.projection), read_snapshot(awaits_projection(folded))
     if snap is None or kept is None or (snap.seq, snap.hash) != (kept.seq, kept.hash):
+        return None
+    if snap.seq > folded.seq:
         return None
     try:
         fresh = Folded(campaign, rules, rules.decode_state(snap.state), snap.seq)
         found = Tracked.decode(kept.state)
     except ValueError:
         return None
-    newer = store.read(campaign, after_seq=snap.seq, upto_seq=folded.seq)
-    if newer and newer[0].prev_hash != snap.hash:
-        return None
-    if found.seq != snap.seq:
+    newer = [e for e in read_after(snap.seq) if e.seq <= folded.seq]
+    if (newer and newer[0].prev_hash != snap.hash) or found.seq != snap.seq:
         return None
     holder = _Holder(found)
     moved_on(holder, fresh, newer)

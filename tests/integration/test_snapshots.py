@@ -236,8 +236,10 @@ def test_awaits_kept_beside_a_snapshot_say_what_a_fold_from_the_start_says(
     try:
         kept = state.awaited(later, "t")
         with state.reading(later, "t") as folded:
-            assert state._tracked_from_snapshot(later, folded) is not None  # the quick way
-            _fresh, afresh = state._tracked_from_start(later, folded)
+            read_after = lambda seq: later.read("t", after_seq=seq)  # noqa: E731
+            read_snapshot = lambda name: later.snapshot("t", name)  # noqa: E731
+            assert state._tracked_from_snapshot(folded, read_after, read_snapshot) is not None
+            _fresh, afresh = state._tracked_afresh(folded, read_after, lambda name: None)
         assert [(s.step, s.seq, s.at) for s in kept] == [
             (s.step, s.seq, s.at) for s in afresh.steps.values()
         ]
