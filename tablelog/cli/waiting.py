@@ -16,7 +16,8 @@ from tablelog.commands.waiting import Waiting, oldest_first, waiting_everywhere,
 def waiting(ctx: typer.Context, campaign: CampaignOption = None, json: JsonOption = False) -> None:
     """Whom the table waits on: each step someone must take (the GM's included), what it is
     and since when, oldest first, for every campaign of the database, or through the service
-    for the campaign your token belongs to. Optional steps still open are marked.
+    for the campaign your token belongs to. Optional steps still open are marked. The GM (and
+    the operator) also see when each player was told and reminded (`tablelog player`).
 
     Example: `tablelog waiting`, or one campaign: `tablelog waiting -c heist --json`
     """
@@ -45,11 +46,21 @@ def waiting(ctx: typer.Context, campaign: CampaignOption = None, json: JsonOptio
             (f"may {w.what}" if w.optional else w.what)
             + (f" ({w.conflict})" if w.conflict else ""),
             w.since.replace("T", " "),
-            ", ".join(w.reminded),
+            _told(w),
         ]
         for w in found
     ]
-    say(columns(["campaign", "player", "character", "to do", "since", "reminded"], rows))
+    say(columns(["campaign", "player", "character", "to do", "since", "told"], rows))
+
+
+def _told(found: Waiting) -> str:
+    """When the player was told and reminded (the GM's and the operator's view)."""
+    if found.notified is None:
+        return ""
+    said = found.notified.replace("T", " ")
+    if found.reminded:
+        said += f", reminded {len(found.reminded)}x, last {found.reminded[-1].replace('T', ' ')}"
+    return said
 
 
 def _builtins(found: Waiting) -> dict[str, object]:

@@ -12,6 +12,8 @@ import msgspec
 
 from tablelog.commands import state
 from tablelog.commands.awaits import awaiting_json
+from tablelog.commands.notices import Told, history
+from tablelog.rules.table import GM
 from tablelog.storage import EventStore
 
 
@@ -27,14 +29,32 @@ class Waiting(msgspec.Struct, frozen=True, kw_only=True):
     optional: bool
     since_seq: int
     since: str  # ISO 8601, UTC
-    reminded: list[str] = []  # when a reminder went out for it (the GM's view)
+    notified: str | None = None  # when its first notice went out (the GM's view)
+    reminded: list[str] = []  # when each reminder went out for it (the GM's view)
 
 
-def waiting_in(store: EventStore, campaign: str) -> list[Waiting]:
-    """The steps one campaign's table waits on now, in the ruleset's order."""
+def waiting_in(store: EventStore, campaign: str, *, notices: bool = True) -> list[Waiting]:
+    """The steps one campaign's table waits on now, in the ruleset's order; with `notices`
+    (the GM, the operator), when each was first told and reminded."""
     with state.reading(store, campaign) as folded:
         steps = awaiting_json(folded, state.tracked(store, folded).steps.values())
-    return [msgspec.convert({"campaign": campaign, **step}, Waiting) for step in steps]
+    found = [msgspec.convert({"campaign": campaign, **step}, Waiting) for step in steps]
+    if not notices:
+        return found
+    told = history(store, campaign)
+    return [_with_notices(w, told.get(GM if w.gm else w.player, [])) for w in found]
+
+
+def _with_notices(step: Waiting, told: list[Told]) -> Waiting:
+    """`step` with the notices that went out for this very wait (its seat, since when)."""
+    mine = sorted(
+        (t for t in told if t.since_seq == step.since_seq and step.what in t.what),
+        key=lambda t: t.at_us,
+    )
+    first = next((t.at for t in mine if t.number == 0), None)
+    # One time per reminder, however many channels it went out on.
+    times = list({t.number: t.at for t in mine if t.number > 0}.values())
+    return msgspec.structs.replace(step, notified=first, reminded=times)
 
 
 def oldest_first(found: list[Waiting]) -> list[Waiting]:

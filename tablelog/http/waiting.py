@@ -17,9 +17,11 @@ AnyRequest = Request[Any, Any, Any]
 def waiting(request: AnyRequest, campaign: FromPath[str]) -> list[Waiting]:
     """Each step the campaign's table waits on now: who, for which character, what, in which
     conflict, and since when (the event's seq and time). Any member of the campaign may ask:
-    who must act is public at the table."""
+    who must act is public at the table; the GM also sees when each was told and reminded."""
     caller = caller_for(request, campaign)
-    return waiting_in(store_of(request.app.state), caller.campaign)
+    # Who was told and reminded when is the GM's to see (a player's own contacts are theirs).
+    notices = caller.role == "gm"
+    return waiting_in(store_of(request.app.state), caller.campaign, notices=notices)
 
 
 ROUTES = [waiting]

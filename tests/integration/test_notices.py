@@ -17,6 +17,7 @@ from tablelog.commands import contacts, database, notices, webhooks
 from tablelog.commands.campaigns import create_campaign
 from tablelog.commands.deliver import Policy
 from tablelog.commands.table import execute
+from tablelog.commands.waiting import waiting_in
 from tablelog.rules.common import StartSession
 from tablelog.storage import EventStore, open_store
 from tablelog.storage.notices import add_reminders, notices_of, record_sent
@@ -113,6 +114,11 @@ def test_reminders_come_after_remind_hours_then_a_day_apart_at_most_remind_max(
         assert two - one >= 24 * hour_s * 1e6
         texts = [r.json["content"] for r in receiver.accepted if BOB in r.json["content"]]
         assert texts[-1].endswith("(reminder 2)")
+        # `tablelog waiting` says who was told and reminded when (the GM's view).
+        (waits,) = waiting_in(store, "d")
+        assert (waits.player, waits.notified) == ("bob", told["bob"][0].at)
+        assert waits.reminded == [told["bob"][1].at, told["bob"][2].at]
+        assert waiting_in(store, "d", notices=False)[0].reminded == []
 
 
 def test_no_reminder_when_remind_hours_is_zero(store: EventStore) -> None:
