@@ -29,12 +29,18 @@ class Outbox:
     def __init__(self, tx: CampaignTransaction) -> None:
         self._tx = tx
         hooks = live_hooks(tx.connection, tx.head.name)
-        self._hooks = [(h, triggers) for h, triggers, _ in hooks]
+        # The hooks that post what the events did (a turn is Turns' business, not theirs).
+        self._hooks = [
+            (h, triggers) for h, triggers, _ in hooks if set(triggers) & set(_WIDEST_FIRST)
+        ]
+        # Whether a post waits for a conflict to close: only then is the state's view built
+        # twice a command to count the open ones (the dearest of these checks).
+        self._closes = any("close" in triggers for _, triggers in self._hooks)
         self.turns = Turns(tx.connection, tx.head.name, hooks)
 
     def open_conflicts(self, folded: Folded) -> int:
         """How many conflicts are open (only worked out when a webhook may need it)."""
-        if not self._hooks:
+        if not self._closes:
             return 0
         conflicts = views_for(folded.ruleset.name).state_view(folded.state, None)["conflicts"]
         # A ruleset keeps its conflicts as a list or keyed by id: the contract asks `status`.
@@ -56,7 +62,7 @@ class Outbox:
         matched: set[str] = set()
         if any(type(e).ends_session for e in events):
             matched.add("session")
-        if self.open_conflicts(folded) < open_before:
+        if self._closes and self.open_conflicts(folded) < open_before:
             matched.add("close")
         if any(views.reveals(e) for e in events):
             matched.add("reveal")
