@@ -110,8 +110,18 @@ def test_contacts_are_set_by_the_gm_or_the_player_and_seen_by_them_only(tmp_path
             assert IDS["bob"] not in text
 
 
+def state_now(url: str, gm: str) -> dict[str, Any]:
+    """The table as the GM sees it (read over HTTP: the moves themselves go through the CLI)."""
+    auth = {"Authorization": f"Bearer {gm}"}
+    campaign = httpx.get(f"{url}/me", headers=auth, timeout=30).json()["campaign"]
+    answer = httpx.get(f"{url}/campaigns/{campaign}/state", headers=auth, timeout=30)
+    assert answer.status_code == 200, answer.text
+    found: dict[str, Any] = answer.json()
+    return found
+
+
 def awaited_now(url: str, cwd: Path, gm: str) -> list[dict[str, Any]]:
-    found: list[dict[str, Any]] = json.loads(client(url, cwd, gm, "state", "--json"))["awaiting"]
+    found: list[dict[str, Any]] = state_now(url, gm)["awaiting"]
     return found
 
 
@@ -122,7 +132,7 @@ def play(
     """Play `moves`, adding to `expected` each ping the table's awaiting calls for: each step
     a move began, not optional, not the mover's own, of a seat with a Discord id."""
     for who, line in moves:
-        before = json.loads(client(url, cwd, tokens["gm"], "state", "--json"))["seq"]
+        before = state_now(url, tokens["gm"])["seq"]
         client(url, cwd, tokens[who], *shlex.split(line))
         for step in awaited_now(url, cwd, tokens["gm"]):
             seat = "gm" if step["gm"] else step["player"]
@@ -317,3 +327,93 @@ def test_a_player_gets_one_mail_per_await_and_none_once_unsubscribed(tmp_path: P
                 client(url, tmp_path, tokens[who], *shlex.split(line))
             time.sleep(1.5)
     assert len(mailbox.received) == 1, "unsubscribed: no more mail"
+
+
+NIGHT_SETUP = [
+    ("ann", "night-terrors character ann Alice KS"),
+    ("ben", "night-terrors character ben Bob QH"),
+    ("gm", "session start"),
+    ("gm", "night-terrors draw Alice 6D KS 2C 3C"),
+    ("gm", "night-terrors draw Bob 7C 5H 2D 3D"),
+    ("gm", 'night-terrors open alice BOB --type melee --stakes "the ledger"'),
+    ("gm", "night-terrors draw Alice 4C 5C 6C 8C"),
+]
+NIGHT_EXCHANGE = [
+    ("gm", "night-terrors draw Bob 2H 3H 4H 6H"),
+    ("ann", "night-terrors raise c1 Alice 6D KS"),
+    ("ben", "night-terrors see c1 Bob 7C 5H"),
+    ("ben", "night-terrors raise c1 Bob 2H 3H"),
+    ("ann", "night-terrors see c1 Alice 2C 3C"),
+    ("ann", "night-terrors raise c1 Alice 8C 6C"),
+    ("ben", "night-terrors see c1 Bob 2D 3D 4H 6H"),
+    ("ben", "night-terrors pay Bob --sweat 4"),
+    ("ben", "night-terrors pay Bob --sweat 4 --blood 4"),
+]
+CARD = re.compile(r"\b(?:10|[2-9AJQK])[CDHS]\b|[\u2660\u2663\u2665\u2666]")
+
+
+def test_a_night_terrors_exchange_reaches_discord_and_mail_once_each_across_a_restart(
+    tmp_path: Path,
+) -> None:
+    """rules/night-terrors.md's NT-5 exchange through the service: ann on Discord, ben on
+    Discord and by mail, the GM on Discord; stopped and started in the middle. Each await
+    reaches its player once per channel, in order, naming nobody else and no card."""
+    from tests.support.smtp import smtp_server
+
+    ids = {"gm": IDS["gm"], "ann": IDS["bob"], "ben": IDS["susan"]}
+    expected: list[tuple[str, str]] = []
+    db = str(tmp_path / "t.db")
+    with discord_like() as receiver, smtp_server() as mailbox:
+        options = (*QUICK, "--public-url", PUBLIC, "--smtp", f"smtp://127.0.0.1:{mailbox.port}",
+                   "--mail-from", "notices@example.org")  # fmt: skip
+        with running_service(db, tmp_path, *options) as url:
+            made = client(url, tmp_path, admin_token(url), "campaign", "create", "night",
+                          "--ruleset", "night-terrors", "--option", "deck=recorded",
+                          "--json")  # fmt: skip
+            tokens = {"gm": json.loads(made)["token"]}
+            for player in ("ann", "ben"):
+                invited = client(url, tmp_path, tokens["gm"], "invite", player, "--json")
+                tokens[player] = json.loads(invited)["token"]
+            client(url, tmp_path, tokens["gm"], "webhook", "add", receiver.url + HOOK,
+                   "--on", "turn")  # fmt: skip
+            for who in ("gm", "ann", "ben"):
+                client(url, tmp_path, tokens[who], "player", "discord", who, ids[who])
+            client(url, tmp_path, tokens["ben"], "player", "email", "ben", "ben@example.org")
+            play_as(url, tmp_path, tokens, NIGHT_SETUP, expected, "night", ids)
+        with running_service(db, tmp_path, *options) as url:
+            play_as(url, tmp_path, tokens, NIGHT_EXCHANGE, expected, "night", ids)
+            got = settled(receiver, len(expected))
+            to_ben = [e for e in expected if e[0] == ids["ben"]]
+            deadline = time.monotonic() + 20
+            while len(mailbox.received) < len(to_ben) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            time.sleep(1.0)  # nothing more comes
+    assert {ids["ann"], ids["ben"]} <= {user for user, _ in expected}, expected
+    assert any("answer Alice's raise of 12" in text for _, text in expected), expected
+    assert got == expected
+    mails = [m.message.get_content() for m in mailbox.received]
+    assert [m.rcpt_tos for m in mailbox.received] == [["ben@example.org"]] * len(to_ben)
+    assert [text for _, text in to_ben] == [
+        next(line for line in body.splitlines() if "the table waits on you" in line)
+        for body in mails
+    ]
+    threads = {m.message["References"] for m in mailbox.received}
+    assert len(threads) == 1, threads  # one thread for the campaign
+    for text in [body for _, body in got] + mails:
+        assert not CARD.search(text), text
+
+
+def play_as(
+    url: str, cwd: Path, tokens: dict[str, str], moves: list[tuple[str, str]],
+    expected: list[tuple[str, str]], campaign: str, ids: dict[str, str],
+) -> None:  # fmt: skip
+    """`play`, with the seats' own Discord ids."""
+    for who, line in moves:
+        before = state_now(url, tokens["gm"])["seq"]
+        client(url, cwd, tokens[who], *shlex.split(line))
+        for step in awaited_now(url, cwd, tokens["gm"]):
+            seat = "gm" if step["gm"] else step["player"]
+            if step["since_seq"] <= before or step["optional"] or seat == who:
+                continue
+            what = f"{step['what']} ({step['conflict']})" if step["conflict"] else step["what"]
+            expected.append((ids[seat], f"the table waits on you in {campaign}: {what}"))
