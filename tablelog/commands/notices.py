@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -30,7 +29,7 @@ import httpx
 import msgspec
 
 from tablelog.commands import state
-from tablelog.commands.awaits import Since, iso
+from tablelog.commands.awaits import iso
 from tablelog.commands.deliver import (
     SECOND,
     SIGNATURE_HEADER,
@@ -40,12 +39,10 @@ from tablelog.commands.deliver import (
     _why,
     signature,
 )
+from tablelog.commands.turns import step_key
 from tablelog.commands.webhooks import private_address, unseal
 from tablelog.errors import InvalidInput, TablelogError
-from tablelog.events.envelope import Envelope
 from tablelog.notices import mail as smtp
-from tablelog.projections.await_step import Await
-from tablelog.projections.fold import Folded
 from tablelog.projections.post_escape import escape_discord
 from tablelog.rules import notice_options
 from tablelog.rules.table import GM
@@ -54,14 +51,11 @@ from tablelog.storage.notices import (
     MAIL,
     NewNotice,
     NoticeRow,
-    Reach,
     add_reminders,
     claim_notice,
     contacts_of,
-    enqueue_notices,
     mailed_to,
     notices_of,
-    reach,
     record_dropped,
     record_sent,
     record_waiting,
@@ -77,68 +71,8 @@ NO_MAIL_SERVER = "no mail server configured (`tablelog serve --smtp`): the mail 
 NOT_AWAITED = "the table no longer waits on this step"
 
 
-def step_key(step: Await) -> str:
-    """The digest the notices table keys an await by."""
-    return hashlib.sha256(msgspec.json.encode(step.key())).hexdigest()
-
-
 def unsubscribe_digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-# --- queueing, in the append's transaction ------------------------------------------------
-
-
-class Turns:
-    """Who of the campaign may be told, read once per transaction, and the notices to queue."""
-
-    def __init__(self, conn: Any, campaign: str, hooks: list[tuple[str, tuple[str, ...], str]]):
-        self._conn = conn
-        self._campaign = campaign
-        # (id, format) of each enabled webhook that posts turns.
-        self._hooks = [(h, fmt) for h, triggers, fmt in hooks if "turn" in triggers]
-        self._reach = reach(conn, campaign)
-
-    @property
-    def live(self) -> bool:
-        """Whether any notice could be queued (then awaits must be tracked)."""
-        return bool(self._hooks) or any(r.mail for r in self._reach.values())
-
-    def channels(self, player: str) -> list[str]:
-        """Where a notice to `player` goes: a Discord webhook once they linked an id (it
-        mentions them), a json one always (it names them), and mail while subscribed."""
-        found = self._reach.get(player, Reach(None, False))
-        out = [h for h, fmt in self._hooks if fmt != "discord" or found.discord_id is not None]
-        if found.mail:
-            out.append(MAIL)
-        return out
-
-    def queue(self, folded: Folded, written: Sequence[Envelope], begun: Sequence[Since]) -> None:
-        """Queue a notice per channel for each step begun (not the actors' own)."""
-        if not begun or not self.live:
-            return
-        gm = folded.ruleset.cast.gm(folded.state)
-        actors = {GM if e.actor in (gm, GM) else e.actor for e in written}
-        rows: list[NewNotice] = []
-        for since in begun:
-            step = since.step
-            if step.optional or step.player in actors:
-                continue
-            for channel in self.channels(step.player):
-                rows.append(
-                    NewNotice(
-                        player=step.player,
-                        channel=channel,
-                        kind="turn",
-                        step_key=step_key(step),
-                        sentence=step.sentence(),
-                        conflict=step.conflict,
-                        since_seq=since.seq,
-                        number=0,
-                    )
-                )
-        if rows:
-            enqueue_notices(self._conn, self._campaign, rows)
 
 
 # --- what a notice says --------------------------------------------------------------------

@@ -13,7 +13,7 @@ The turn notices of the steps a command began are queued here too (notices.py).
 from __future__ import annotations
 
 from tablelog.commands.awaits import Since
-from tablelog.commands.notices import Turns
+from tablelog.commands.turns import Turns
 from tablelog.events.envelope import Envelope
 from tablelog.projections.fold import Folded, decoded
 from tablelog.projections.registry import views_for
