@@ -18,6 +18,8 @@ from typing import Any
 
 import msgspec
 
+from tablelog.commands import rng_awaits
+from tablelog.commands.rng_awaits import Request
 from tablelog.events.envelope import Envelope
 from tablelog.projections.await_step import Await
 from tablelog.projections.awaiting import awaiting
@@ -40,6 +42,7 @@ class Since:
 class _Kept:
     seq: int
     steps: list[Since]
+    requests: dict[str, Request] = field(default_factory=dict)
 
 
 @dataclass
@@ -48,10 +51,13 @@ class Tracked:
 
     seq: int
     steps: dict[Key, Since] = field(default_factory=dict)
+    # The committed shuffles still open (rng_awaits.py): beside the table, so kept here.
+    requests: dict[str, Request] = field(default_factory=dict)
 
     def encode(self) -> bytes:
         """As a snapshot keeps it (state.py writes it beside the state's)."""
-        return msgspec.msgpack.encode(_Kept(self.seq, list(self.steps.values())))
+        kept = _Kept(self.seq, list(self.steps.values()), self.requests)
+        return msgspec.msgpack.encode(kept)
 
     @classmethod
     def decode(cls, data: bytes) -> Tracked:
@@ -60,13 +66,18 @@ class Tracked:
             kept = msgspec.msgpack.decode(data, type=_Kept)
         except msgspec.DecodeError as exc:
             raise ValueError(str(exc)) from None
-        return cls(kept.seq, {s.step.key(): s for s in kept.steps})
+        return cls(kept.seq, {s.step.key(): s for s in kept.steps}, kept.requests)
 
-    def observe(self, folded: Folded, envelope: Envelope) -> list[Since]:
-        """The steps after `envelope` (folded in already); those it began are returned."""
+    def observe(
+        self, folded: Folded, envelope: Envelope, among: Sequence[Envelope] = ()
+    ) -> list[Since]:
+        """The steps after `envelope` (and `among`, the events of its command before it),
+        folded in already; those they began are returned."""
+        for each in (*among, envelope):
+            rng_awaits.follow(self.requests, each)
         begun: list[Since] = []
         steps: dict[Key, Since] = {}
-        for step in awaiting(folded):
+        for step in [*awaiting(folded), *rng_awaits.steps(self.requests)]:
             key = step.key()
             known = self.steps.get(key)
             if known is None:
@@ -93,7 +104,7 @@ def moved_on(
         return []
     if one_command and envelopes:
         fold_onto(folded, envelopes)
-        return tracked.observe(folded, envelopes[-1])
+        return tracked.observe(folded, envelopes[-1], envelopes[:-1])
     begun: list[Since] = []
     for envelope in envelopes:
         fold_onto(folded, (envelope,))

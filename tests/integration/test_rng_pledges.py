@@ -277,3 +277,60 @@ def test_a_lapsed_draw_is_named() -> None:
     waiting command was kept playable may hold one)."""
     drawn = RngDrawn(request="r1", players=["ann"], absent=[], draws=[], lapsed="conflict-ended")
     assert missing_of(drawn) == "lapsed (the command was refused when drawn: conflict-ended)"
+
+
+def test_the_table_waits_on_each_pledge_then_each_reveal_of_a_committed_shuffle(
+    tmp_path: Path,
+) -> None:
+    """Whom a committed shuffle waits on is in `awaiting` for every ruleset (the requests
+    live beside the table): each awaited seat's pledge, then each pledged seat's reveal, the
+    GM's close as an option; the same from the tracking cache and from a fresh process."""
+    from tablelog.commands import state
+    from tablelog.commands.rng_awaits import CLOSE, PLEDGE, REVEAL
+
+    db = str(tmp_path / "pub.db")
+    store = open_store(db, create=True)
+
+    def shuffle_steps(where: EventStore) -> list[tuple[str, str, bool]]:
+        return [
+            (s.step.player, s.step.what, s.step.optional)
+            for s in state.awaited(where, "pub")
+            if s.step.what in (PLEDGE, REVEAL, CLOSE)
+        ]
+
+    try:
+        pub_at_the_roll(store)
+        execute(store, "pub", StartSession())
+        assert shuffle_steps(store) == []
+        request = str(execute(store, "pub", br.Roll(conflict="c1"))[0].event().request)
+        assert shuffle_steps(store) == [
+            ("ann", PLEDGE, False),
+            ("cat", PLEDGE, False),
+            ("gm", CLOSE, True),
+        ]
+        values = {who: secrets.token_bytes(32) for who in ("ann", "cat")}
+        pledge(store, request, "ann", values["ann"])
+        assert shuffle_steps(store)[0] == ("cat", PLEDGE, False)
+        pledge(store, request, "cat", values["cat"])  # the pledges close: reveals are due
+        assert shuffle_steps(store) == [
+            ("ann", REVEAL, False),
+            ("cat", REVEAL, False),
+            ("gm", CLOSE, True),
+        ]
+        reveal(store, request, "ann", values["ann"])
+        fresh = open_store(db)  # a new process's cache: folded afresh from the log
+        try:
+            assert (
+                shuffle_steps(fresh)
+                == shuffle_steps(store)
+                == [
+                    ("cat", REVEAL, False),
+                    ("gm", CLOSE, True),
+                ]
+            )
+        finally:
+            fresh.close()
+        reveal(store, request, "cat", values["cat"])  # drawn: nothing more to wait on
+        assert shuffle_steps(store) == []
+    finally:
+        store.close()
