@@ -39,7 +39,10 @@ def compose(
     `thread_id` (stable per campaign: its name or id). InvalidInput for an address or a
     link that cannot go in a mail."""
     name = one_line(campaign)
-    message = EmailMessage(policy=SMTP)
+    # Lines up to RFC 5322's 998: a header folded at 78 without a space to fold at becomes
+    # encoded-words, and `List-Unsubscribe` must stay the bare `<URL>` (RFC 2369); a body
+    # that is not ASCII still goes encoded (7bit), as a long line would have made it.
+    message = EmailMessage(policy=SMTP.clone(max_line_length=998, cte_type="7bit"))
     message["Subject"] = f"Your move in {name}"
     message["From"] = settings.mail_from
     message["To"] = check_address(to)

@@ -96,6 +96,28 @@ def test_a_relay_without_tls_gets_the_mail_with_every_header(relay: Mailbox) -> 
     assert relay.auths == []
 
 
+def test_a_long_unsubscribe_link_goes_as_one_bracketed_url_a_mail_client_reads(
+    relay: Mailbox,
+) -> None:
+    """RFC 2369 wants `<URL>` as it is: no encoded-words, however long the public address
+    and its token (a folded, encoded header hides the link from the client's button)."""
+    where = settings(f"smtp://127.0.0.1:{relay.port}")
+    url = "https://table.example.org/unsubscribe/" + "EiHeFBr_oam2aXmFb_X-nB3y2CSYEIPhWQSDjDymvu8"
+    mail = compose(
+        where,
+        campaign="heist",
+        to="ben@example.org",
+        sentence="answer Alice's raise of 18 (c2)",
+        link="https://table.example.org/campaigns/heist/play",
+        unsubscribe_url=url,
+        thread_id="heist",
+    )
+    send(where, mail)
+    [got] = relay.received
+    assert f"\r\nList-Unsubscribe: <{url}>\r\n".encode() in got.raw
+    assert b"=?" not in got.raw.split(b"\r\n\r\n", 1)[0].replace(b"Subject: ", b"")
+
+
 def test_two_mails_of_one_campaign_share_its_thread(relay: Mailbox) -> None:
     where = settings(f"smtp://127.0.0.1:{relay.port}")
     send(where, notice(where, sentence="answer Alice's raise of 18 (c2)"))
@@ -127,6 +149,7 @@ def test_header_injection_stays_in_its_header(relay: Mailbox) -> None:
     assert mail["Subject"] == "Your move in heist Bcc: eve@example.org X-Injected: yes"
     assert mail.get_content().splitlines()[0] == "bid X-Also: no — Ünïcode ✓ 大胆"
     assert relay.received[0].message.as_bytes().isascii()  # encoded, not raw 8-bit headers
+    assert got.raw.isascii()  # and so on the wire
 
 
 def test_a_non_ascii_campaign_name_is_encoded_in_the_subject(relay: Mailbox) -> None:

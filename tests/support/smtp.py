@@ -30,6 +30,7 @@ class Received:
     rcpt_tos: list[str]
     message: EmailMessage
     encrypted: bool
+    raw: bytes = b""  # the message as it came over the wire
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,13 @@ class Mailbox:
         message = message_from_bytes(envelope.original_content, policy=default)
         assert isinstance(message, EmailMessage)
         self.received.append(
-            Received(envelope.mail_from, list(envelope.rcpt_tos), message, _encrypted(server))
+            Received(
+                envelope.mail_from,
+                list(envelope.rcpt_tos),
+                message,
+                _encrypted(server),
+                bytes(envelope.original_content),
+            )
         )
         return "250 OK: queued"
 
