@@ -37,6 +37,7 @@ from tablelog.commands.audit import audit
 from tablelog.commands.database import EventStore
 from tablelog.commands.log import MAX_SEQ
 from tablelog.commands.page import Page, page_of
+from tablelog.commands.page_notices import notices_box
 from tablelog.commands.reads import log_items
 from tablelog.commands.session_policy import span
 from tablelog.errors import TablelogError, Unauthenticated
@@ -128,7 +129,18 @@ def _render(request: AnyRequest, campaign: str) -> Response[str]:
     page = page_of(store_of(request.app.state), name, caller, head=caller.head)
     idle = span(session_policy(request.app.state).idle_s)
     csrf = csrf_token(session)
-    return _html("page.html", page=page, texts=page.texts, csrf=csrf, idle=idle, fragment=False)
+    # Read afresh on every render: contacts are kept beside the log, not in the page model
+    # shared until the campaign moves.
+    box = notices_box(store_of(request.app.state), name, caller)
+    return _html(
+        "page.html",
+        page=page,
+        texts=page.texts,
+        csrf=csrf,
+        idle=idle,
+        fragment=False,
+        notices=box,
+    )
 
 
 @get("/campaigns/{campaign:str}/play", include_in_schema=False)
@@ -252,6 +264,15 @@ def table_fragment(
     return _html("table.html", page=page, texts=page.texts, fragment=True)
 
 
+@get("/campaigns/{campaign:str}/play/notices", include_in_schema=False, sync_to_thread=True)
+def notices_fragment(request: AnyRequest, campaign: FromPath[str]) -> Response[str]:
+    """The caller's own "Notices" box as it stands, for the page to swap in after it changed
+    a contact (empty for an observer)."""
+    caller = caller_for(request, campaign)
+    box = notices_box(store_of(request.app.state), caller.campaign, caller)
+    return _html("notices.html", notices=box, texts=[])
+
+
 @get("/campaigns/{campaign:str}/play/audit", include_in_schema=False, sync_to_thread=True)
 def audit_fragment(
     request: AnyRequest, campaign: FromPath[str], conflict: FromQuery[str | None] = None
@@ -273,7 +294,12 @@ def audit_texts(store: EventStore, caller: Caller, conflict: str | None) -> list
     return directed_texts([msgspec.json.decode(i.line) for i in items], texts)
 
 
-ROUTES: list[HTTPRouteHandler] = [sign_out, table_fragment, audit_fragment]  # behind the guard
+ROUTES: list[HTTPRouteHandler] = [  # behind the guard
+    sign_out,
+    table_fragment,
+    notices_fragment,
+    audit_fragment,
+]
 PUBLIC: list[HTTPRouteHandler | Router] = [
     play_page,
     trade_link,

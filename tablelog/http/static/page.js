@@ -161,7 +161,7 @@
       if (feed) { feed.close(); }
       say(status, why);
       status.className = "live ended";
-      for (const control of document.querySelectorAll("form.action button, form.action input, form.action select, form.action textarea")) {
+      for (const control of document.querySelectorAll("form.action button, form.action input, form.action select, form.action textarea, form.contact button, form.contact input")) {
         control.disabled = true;
       }
     }
@@ -602,6 +602,7 @@
     tablelogSessions.start({
       base: base(campaign), headers: headers, sentence: sentence, ended: ended, gm: page.dataset.role === "gm",
     });
+    tablelogNotices.start({ base: base(campaign), headers: headers, sentence: sentence });
     follow();
     showKey();
     showKept();
