@@ -96,7 +96,8 @@ def _may_see(caller: Caller | None, key: str) -> None:
 
 def checked_discord(text: str) -> str:
     given = text.strip()
-    if not DISCORD_ID.fullmatch(given):
+    # A Discord id is a 64-bit snowflake: digits alone, no leading zero, below 2^64.
+    if not DISCORD_ID.fullmatch(given) or given.startswith("0") or int(given) >= 2**64:
         raise InvalidInput(
             "a Discord user id is 17 to 20 digits (Discord: User Settings, Advanced, Developer "
             "Mode, then Copy User ID on the user)",

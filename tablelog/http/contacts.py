@@ -94,9 +94,7 @@ _HEADERS = {
 
 def _page(title: str, body: str, form: str = "", status: int = 200) -> Response[str]:
     text = _PAGE.format(title=html.escape(title), body=html.escape(body), form=form)
-    return Response(
-        text, media_type="text/html; charset=utf-8", status_code=status, headers=_HEADERS
-    )
+    return Response(text, media_type="text/html", status_code=status, headers=_HEADERS)
 
 
 def _unsubscribe_page(request: AnyRequest, token: str) -> Response[str]:

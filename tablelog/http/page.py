@@ -98,9 +98,7 @@ _HEADERS = {
 
 def _html(template: str, status: int = 200, **context: Any) -> Response[str]:
     text = _TEMPLATES.get_template(template).render(version=__version__, **context)
-    return Response(
-        text, media_type="text/html; charset=utf-8", status_code=status, headers=_HEADERS
-    )
+    return Response(text, media_type="text/html", status_code=status, headers=_HEADERS)
 
 
 def _session_caller(request: AnyRequest, campaign: str) -> tuple[Caller, str] | None:

@@ -94,4 +94,6 @@ def _describe(kind: msgspec.inspect.Type) -> str:
         if kind.ge is not None and kind.le is not None:
             return f"a whole number from {kind.ge} to {kind.le}"
         return "a whole number"
+    if isinstance(kind, msgspec.inspect.FloatType):
+        return "a number (such as 12 or 0.5)"
     return "text"

@@ -80,7 +80,8 @@ def test_contacts_are_set_by_the_gm_or_the_player_and_seen_by_them_only(tmp_path
         assert refused(cli(obs, "discord", "olga", IDS["bob"])).startswith("observer: ")
         assert refused(cli(bob, "list")).startswith("gm-only: ")
         # Bad input: one sentence, nothing stored.
-        for bad in ("123", "8035111022467891200000", "80351110224678912a", "<@80351110224678912>"):
+        for bad in ("123", "8035111022467891200000", "80351110224678912a", "<@80351110224678912>",
+                    "0000000000000000000", "18446744073709551616"):  # fmt: skip
             assert refused(cli(bob, "discord", "bob", bad)).startswith("bad-discord-id: ")
         for bad in (
             "susan",

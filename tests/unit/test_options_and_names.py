@@ -148,3 +148,13 @@ def test_bad_player_names_are_refused(bad: str) -> None:
 )
 def test_look_alike_campaign_names_share_a_key(one: str, other: str, alike: bool) -> None:
     assert (campaign_key(one) == campaign_key(other)) is alike
+
+
+def test_a_notice_option_that_is_no_number_says_it_must_be_a_number() -> None:
+    from tablelog.rules import notice_options
+
+    with pytest.raises(InvalidInput) as caught:
+        notice_options.parse({"remind_hours": "abc"})
+    assert caught.value.message == (
+        "option remind_hours of tablelog must be a number (such as 12 or 0.5); got 'abc'"
+    )
