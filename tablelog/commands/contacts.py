@@ -22,7 +22,14 @@ from tablelog.rules.names import player_name
 from tablelog.rules.table import GM
 from tablelog.storage import EventStore
 from tablelog.storage.access import seat_roles
-from tablelog.storage.notices import ContactRow, NoticeRow, contact_of, contacts_of, notices_of
+from tablelog.storage.notices import (
+    OWN_MOVE,
+    ContactRow,
+    NoticeRow,
+    contact_of,
+    contacts_of,
+    notices_of,
+)
 from tablelog.storage.notices import save_contact as _save
 
 DISCORD_ID = re.compile(r"[0-9]{17,20}")
@@ -167,7 +174,10 @@ def set_email(
 
 
 def _info(row: NoticeRow) -> NoticeInfo:
-    status = "sent" if row.sent_at else ("dropped" if row.dropped_at else "waiting")
+    if row.channel == OWN_MOVE:
+        status = "not sent: their own move"
+    else:
+        status = "sent" if row.sent_at else ("dropped" if row.dropped_at else "waiting")
     return NoticeInfo(
         channel=row.channel,
         kind=row.kind,

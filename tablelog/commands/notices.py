@@ -49,6 +49,7 @@ from tablelog.rules.table import GM
 from tablelog.storage import EventStore
 from tablelog.storage.notices import (
     MAIL,
+    OWN_MOVE,
     NewNotice,
     NoticeRow,
     add_reminders,
@@ -374,7 +375,7 @@ def history(store: EventStore, campaign: str) -> dict[str, list[Told]]:
     first: who was reminded when."""
     found: dict[str, list[Told]] = {}
     for notice in notices_of(store, campaign):
-        if notice.sent_at is None:
+        if notice.sent_at is None or (notice.channel == OWN_MOVE and notice.number == 0):
             continue
         found.setdefault(notice.player, []).append(
             Told(

@@ -16,7 +16,7 @@ from tablelog.events.envelope import Envelope
 from tablelog.projections.await_step import Await
 from tablelog.projections.fold import Folded
 from tablelog.rules.table import GM
-from tablelog.storage.notices import MAIL, NewNotice, Reach, enqueue_notices, reach
+from tablelog.storage.notices import MAIL, OWN_MOVE, NewNotice, Reach, enqueue_notices, reach
 
 
 def step_key(step: Await) -> str:
@@ -57,9 +57,14 @@ class Turns:
         rows: list[NewNotice] = []
         for since in begun:
             step = since.step
-            if step.optional or step.player in actors:
+            if step.optional:
                 continue
-            for channel in self.channels(step.player):
+            channels = self.channels(step.player)
+            if channels and step.player in actors:
+                # Their own move began it: nobody tells them, but a reminder comes as
+                # after a first notice should they then leave the table waiting.
+                channels = [OWN_MOVE]
+            for channel in channels:
                 rows.append(
                     NewNotice(
                         player=step.player,

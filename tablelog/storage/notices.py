@@ -65,6 +65,9 @@ class NoticeRow(msgspec.Struct, frozen=True, kw_only=True):
 
 
 MAIL = "mail"
+# Not a channel: the record that the player's own move began the step (so nobody tells them)
+# from which a reminder is counted as from a first notice. Never sent.
+OWN_MOVE = "own-move"
 
 
 def _contact(row: Row[Any]) -> ContactRow:
@@ -180,6 +183,7 @@ def enqueue_notices(conn: Connection, campaign: str, rows: list[NewNotice]) -> N
                 "attempts": 0,
                 "next_attempt_at": now,
                 "created_at": now,
+                "sent_at": now if n.channel == OWN_MOVE else None,
             }
             for n in rows
         ],

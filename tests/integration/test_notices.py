@@ -164,3 +164,35 @@ def test_a_mail_waits_visibly_without_a_mail_server_and_an_unsubscribe_stops_it(
 def receiver_hook(store: EventStore) -> str:
     [hook] = webhooks.listed(store, "d")
     return hook.id
+
+
+def test_a_step_begun_by_the_players_own_move_is_not_told_but_is_reminded(
+    store: EventStore,
+) -> None:
+    """bob's stake makes the table wait on his card: his own move, so no ping; should he then
+    leave the table waiting `remind_hours`, he is reminded as after a first notice."""
+    from tablelog.rulesets.improv.rules import commands as c
+
+    hour_s = 1.0  # an hour of the options lasts a second here
+    policy = notices.NoticePolicy(hour_s=hour_s)
+    with discord_like() as receiver:
+        create_campaign(store, "h", ruleset="improv", options={"remind_hours": "1"})
+        execute(store, "h", c.CreateCharacter(player="bob", character="Kit"))
+        webhooks.add(store, "h", receiver.url + HOOK, "discord", "turn")
+        contacts.set_discord(store, "h", "bob", BOB)
+        for command in (c.StartSession(), c.OpenConflict(conflict="c1")):
+            execute(store, "h", command)
+        execute(store, "h", c.SetStake(conflict="c1", side="Riso", gm=True, text="keep it"))
+        execute(store, "h", c.SetStake(conflict="c1", side="Kit", text="out", opposes="Riso"),
+                actor="bob")  # fmt: skip
+        send(store, policy)
+        assert pinged(receiver) == [], "his own move: not told"
+        (own,) = [n for n in notices_of(store, "h") if n.player == "bob"]
+        assert (own.channel, own.number) == ("own-move", 0)
+        assert waiting_in(store, "h")[-1].notified is None  # nobody was told
+        deadline = time.monotonic() + 3 * hour_s
+        while not pinged(receiver) and time.monotonic() < deadline:
+            send(store, policy, rounds=1)
+            time.sleep(hour_s / 10)
+        assert pinged(receiver) == [BOB]
+        assert receiver.accepted[0].json["content"].split("\n")[0].endswith("(reminder 1)")
