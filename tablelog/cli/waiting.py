@@ -50,7 +50,10 @@ def waiting(ctx: typer.Context, campaign: CampaignOption = None, json: JsonOptio
         ]
         for w in found
     ]
-    say(columns(["campaign", "player", "character", "to do", "since", "told"], rows))
+    headers = ["campaign", "player", "character", "to do", "since", "told"]
+    if not any(row[-1] for row in rows):  # nobody told (or not the GM's view): no column
+        headers, rows = headers[:-1], [row[:-1] for row in rows]
+    say(columns(headers, rows))
 
 
 def _told(found: Waiting) -> str:

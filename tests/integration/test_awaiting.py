@@ -132,7 +132,6 @@ def test_a_warm_service_and_a_fresh_process_agree(tmp_path: Path, target: str) -
             "to",
             "do",
             "since",
-            "told",
         ]
         assert "gina (GM)" in table
         assert "play this card (c1)" in table
