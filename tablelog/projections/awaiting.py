@@ -14,6 +14,7 @@ for a simple ruleset; a ruleset whose steps need more than its demo's values say
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from typing import Any
 
@@ -25,6 +26,7 @@ from tablelog.projections.fold import Folded
 from tablelog.projections.page import open_conflicts
 from tablelog.projections.registry import views_for
 from tablelog.projections.views import state_view
+from tablelog.rules import registry
 from tablelog.rules.common import Command
 from tablelog.rules.registry import no_shuffle
 from tablelog.rules.table import GM
@@ -40,11 +42,9 @@ def awaiting(folded: Folded) -> list[Await]:
 def generic_awaiting(folded: Folded) -> list[Await]:
     """Awaits from the contract alone: the cast's commands, tried with the demo's values."""
     rules = folded.ruleset
-    if rules.demo is None:
+    examples = _examples(rules.name)
+    if not examples:
         return []
-    examples: dict[type[Command], Command] = {}
-    for command in rules.demo().commands:
-        examples.setdefault(type(command), command)
     whole = state_view(folded, None)
     conflicts = open_conflicts(whole)
     players = _players(folded, whole)
@@ -69,6 +69,17 @@ def generic_awaiting(folded: Folded) -> list[Await]:
                     continue
                 found.append(Await(player=seat or GM, what=words, conflict=conflict))
     return found
+
+
+@functools.cache
+def _examples(ruleset: str) -> dict[type[Command], Command]:
+    """The first command of each type in the ruleset's demo (built once per process: the
+    steps are worked out after every command)."""
+    demo = registry.get(ruleset).demo
+    examples: dict[type[Command], Command] = {}
+    for command in demo().commands if demo is not None else ():
+        examples.setdefault(type(command), command)
+    return examples
 
 
 def _players(folded: Folded, whole: dict[str, Any]) -> list[str]:
