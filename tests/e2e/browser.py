@@ -12,7 +12,7 @@ import re
 import sqlite3
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +54,7 @@ def chromium() -> Iterator[Any]:
 
 def head_seq(db: Path, campaign: str) -> int:
     """The campaign's head, read straight from the SQLite file (what every page must reach)."""
-    with sqlite3.connect(db) as conn:
+    with closing(sqlite3.connect(db)) as conn, conn:
         row = conn.execute("SELECT head_seq FROM campaigns WHERE name = ?", (campaign,)).fetchone()
     return int(row[0])
 

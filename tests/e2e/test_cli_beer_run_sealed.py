@@ -5,6 +5,7 @@ round plays on, and the audit says the seals held."""
 from __future__ import annotations
 
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 from tests.e2e.transcript import ok, refused, run
@@ -32,7 +33,7 @@ def test_a_round_with_sealed_pools(tmp_path: Path) -> None:
     tl("beer-run", "goal", "c1", "alice", "Bob backs down", "--ability", "resolve")
     tl("beer-run", "goal", "c1", "bob", "Alice is beaten")
     tl("beer-run", "pool", "c1", "alice", "Body", "Mind", "Kit", "--extra", "Brawl")
-    with sqlite3.connect(tmp_path / "tablelog.db") as conn:
+    with closing(sqlite3.connect(tmp_path / "tablelog.db")) as conn, conn:
         types = [r[0] for r in conn.execute("SELECT type FROM events")]
     assert types[-1] == "br.pool_sealed"
     early = refused(run(tmp_path, "beer-run", "unseal", "c1", env=env))

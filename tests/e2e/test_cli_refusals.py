@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -144,7 +145,7 @@ def test_bad_targets_and_numbers_are_refused(
 
 def test_someone_elses_sqlite_file_is_refused_and_left_alone(tmp_path: Path) -> None:
     foreign = tmp_path / "notes.db"
-    with sqlite3.connect(foreign) as conn:
+    with closing(sqlite3.connect(foreign)) as conn, conn:
         conn.execute("CREATE TABLE notes (body TEXT)")
     before = foreign.read_bytes()
     # $ tablelog --db notes.db campaign create probe --ruleset improv
@@ -159,7 +160,7 @@ def test_reading_a_tampered_row_is_a_refusal_pointing_at_verify(
     tmp_path: Path, probe_db: bytes
 ) -> None:
     given_probe(tmp_path, probe_db)
-    with sqlite3.connect(tmp_path / "tablelog.db") as conn:
+    with closing(sqlite3.connect(tmp_path / "tablelog.db")) as conn, conn:
         conn.execute("UPDATE events SET payload = 'text, not bytes' WHERE seq = 1")
     conn.close()
     # $ tablelog log

@@ -6,6 +6,7 @@ import json
 import random
 import re
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 from tests.e2e.transcript import (
@@ -113,7 +114,7 @@ def test_garbage_in_any_single_page_is_never_a_crash(tmp_path: Path) -> None:
     db = tmp_path / "tablelog.db"
     pristine = bytes(db_bytes(db))
     size = page_size(pristine)
-    with sqlite3.connect(f"file:{db}?mode=ro&immutable=1", uri=True) as conn:
+    with closing(sqlite3.connect(f"file:{db}?mode=ro&immutable=1", uri=True)) as conn, conn:
         roots = dict(conn.execute("SELECT name, rootpage FROM sqlite_master").fetchall())
     conn.close()
     # Pages `verify` must read: the schema (page 1), the campaigns and events tables.
@@ -222,7 +223,7 @@ def test_verify_in_worker_processes_reports_what_one_process_does(tmp_path: Path
     for name in ("alpha", "beta", "gamma"):
         create(tmp_path, name)
     db = tmp_path / "tablelog.db"
-    with sqlite3.connect(db) as conn:
+    with closing(sqlite3.connect(db)) as conn, conn:
         conn.execute("UPDATE events SET actor = 'mallory' WHERE campaign_id = 'beta'")
     conn.close()
 

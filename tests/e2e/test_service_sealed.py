@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import stat
+from contextlib import closing
 from pathlib import Path
 
 import httpx
@@ -18,7 +19,7 @@ from tests.support.server import admin_token, running_service
 
 
 def rows(db: Path) -> list[tuple[int, str, bytes]]:
-    with sqlite3.connect(db) as conn:
+    with closing(sqlite3.connect(db)) as conn, conn:
         found = conn.execute("SELECT seq, type, payload FROM events ORDER BY seq").fetchall()
     return [(seq, kind, bytes(payload)) for seq, kind, payload in found]
 

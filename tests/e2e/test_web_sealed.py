@@ -14,6 +14,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ SLOT = 'tablelog:sealed:["heist","c1",1,"kit"]'
 
 def raw_rows(db: Path) -> list[str]:
     """Every row of the events table as the operator reads it, payload included."""
-    with sqlite3.connect(db) as conn:
+    with closing(sqlite3.connect(db)) as conn, conn:
         rows = conn.execute("SELECT * FROM events").fetchall()
     return [" ".join(readable(v) for v in row) for row in rows]
 

@@ -13,6 +13,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +46,7 @@ def link(cwd: Path, url: str, who: str, *more: str) -> str:
 def unused(cwd: Path, address: str) -> bool:
     """Whether the link's token is still unused on the database."""
     digest = hashlib.sha256(address.split("#token=")[1].encode()).hexdigest()
-    with sqlite3.connect(cwd / "t.db") as conn:
+    with closing(sqlite3.connect(cwd / "t.db")) as conn, conn:
         row = conn.execute(
             "SELECT revoked_at FROM access_tokens WHERE token_hash = ?", (digest,)
         ).fetchone()

@@ -227,8 +227,9 @@ WRITTEN_AT = {
 def stored_rows(db: Path) -> list[tuple[object, ...]]:
     """Every event row exactly as the file holds it, read without tablelog."""
     import sqlite3
+    from contextlib import closing
 
-    with sqlite3.connect(db) as conn:
+    with closing(sqlite3.connect(db)) as conn, conn:
         return conn.execute(
             "SELECT campaign_id, seq, event_id, type, schema_version, actor, recorded_at, "
             "payload, prev_hash, hash FROM events ORDER BY campaign_id, seq"

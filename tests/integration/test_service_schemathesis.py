@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import sqlite3
 from collections.abc import Callable, Iterator
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -70,7 +71,7 @@ def service(fuzz_dir: Path) -> Iterator[str]:
 
 def heads(db: Path) -> list[tuple[Any, ...]]:
     """What a refused request must leave as it was: every head, every token."""
-    with sqlite3.connect(db) as conn:
+    with closing(sqlite3.connect(db)) as conn, conn:
         campaigns = conn.execute("SELECT name, head_seq, head_hash FROM campaigns ORDER BY name")
         tokens = conn.execute("SELECT token_hash, revoked_at FROM access_tokens ORDER BY 1")
         return [*campaigns.fetchall(), *tokens.fetchall()]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +39,7 @@ def session_id(session: str) -> str:
 
 
 def link_unused(cwd: Path, token: str) -> bool:
-    with sqlite3.connect(cwd / "t.db") as conn:
+    with closing(sqlite3.connect(cwd / "t.db")) as conn, conn:
         row = conn.execute(
             "SELECT revoked_at FROM access_tokens WHERE token_hash = ?", (digest(token),)
         ).fetchone()

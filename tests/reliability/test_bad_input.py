@@ -13,6 +13,7 @@ from __future__ import annotations
 import gc
 import json
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -141,7 +142,7 @@ def log(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def heads(db: Path) -> list[tuple[Any, ...]]:
     """What a refusal must leave as it was: every campaign's head, every token."""
-    with sqlite3.connect(db) as conn:
+    with closing(sqlite3.connect(db)) as conn, conn:
         campaigns = conn.execute("SELECT name, head_seq, head_hash FROM campaigns ORDER BY name")
         tokens = conn.execute("SELECT count(*) FROM access_tokens")
         return [*campaigns.fetchall(), *tokens.fetchall()]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import httpx
@@ -42,7 +43,7 @@ def table(http: httpx.Client) -> dict[str, str]:
 
 
 def head_seq(db: Path) -> int:
-    with sqlite3.connect(db) as conn:
+    with closing(sqlite3.connect(db)) as conn, conn:
         (seq,) = conn.execute("SELECT head_seq FROM campaigns WHERE name = 'heist'").fetchone()
     return int(seq)
 
@@ -54,7 +55,7 @@ def test_tokens_are_random_and_stored_only_as_digests(tmp_path: Path) -> None:
     db = tmp_path / "tablelog.db"
     with running_service(str(db), tmp_path) as url, httpx.Client(base_url=url) as http:
         tokens = table(http)
-    with sqlite3.connect(db) as conn:
+    with closing(sqlite3.connect(db)) as conn, conn:
         stored = [row[0] for row in conn.execute("SELECT token_hash FROM access_tokens")]
         everything = "\n".join(line for line in conn.iterdump())
     assert len(stored) == 2

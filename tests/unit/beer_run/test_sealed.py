@@ -8,6 +8,7 @@ from __future__ import annotations
 import secrets
 import sqlite3
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 
 import msgspec
@@ -68,7 +69,7 @@ def table(tmp_path: Path) -> Iterator[Table]:
 def raw_payloads(table: Table) -> bytes:
     path = table.store.engine.url.database
     assert path is not None
-    with sqlite3.connect(path) as conn:
+    with closing(sqlite3.connect(path)) as conn, conn:
         return b"\n".join(bytes(r[0]) for r in conn.execute("SELECT payload FROM events"))
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import secrets
 import sqlite3
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 
 import msgspec
@@ -75,7 +76,7 @@ def raw_payloads(table: Table) -> bytes:
     """Every payload byte of the database file, read as the operator could read it."""
     path = table.store.engine.url.database
     assert path is not None
-    with sqlite3.connect(path) as conn:
+    with closing(sqlite3.connect(path)) as conn, conn:
         rows = conn.execute("SELECT payload FROM events").fetchall()
     return b"\n".join(bytes(r[0]) for r in rows)
 
