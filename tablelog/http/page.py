@@ -284,6 +284,18 @@ def audit_fragment(
     return _html("lines.html", lines=account_lines(account), ok=account.ok, texts=texts)
 
 
+@post(
+    "/campaigns/{campaign:str}/play/no-script",
+    include_in_schema=False,
+    status_code=400,
+)
+async def no_script(campaign: FromPath[str]) -> Response[str]:
+    """Where the page's forms post when no script sends them (JavaScript off): the forms say
+    `method="post"`, so typed text never lands in an address, a history or a server's log,
+    and this answers that nothing was sent. The body is never read."""
+    return _html("no_script.html", status=400, campaign=campaign.strip().lower())
+
+
 def audit_texts(store: EventStore, caller: Caller, conflict: str | None) -> list[str]:
     """The players' texts an audit may quote: the page's, and those in the conflict's events
     (it may be closed, no longer on the page), as the caller may read them in the log."""
@@ -301,6 +313,7 @@ ROUTES: list[HTTPRouteHandler] = [  # behind the guard
 PUBLIC: list[HTTPRouteHandler | Router] = [
     play_page,
     trade_link,
+    no_script,
     create_static_files_router(
         path="/assets", directories=[ASSETS], include_in_schema=False, send_as_attachment=False
     ),

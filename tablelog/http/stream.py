@@ -143,7 +143,9 @@ async def _feed(
                 quiet += time.monotonic() - started
                 if quiet >= HEARTBEAT_S:
                     quiet = 0.0
-                    yield ServerSentEventMessage(comment="still here")
+                    # A named event, not a comment: a page's script sees it, and so
+                    # tells a feed cut silently (a phone asleep) from a quiet table.
+                    yield ServerSentEventMessage(data=str(seen), event="alive")
     finally:
         slot.release()
 

@@ -171,7 +171,7 @@ def test_the_ace_of_cards_page_shows_a_hand_to_its_player_alone(tmp_path: Path) 
 
 _ACTION = re.compile(
     r'<form class="action[^"]*" data-key="[^"]+" data-path="([^"]+)" data-fixed="([^"]*)"'
-    r' id="[^"]+" novalidate>\s*<fieldset>\s*<legend>([^<]+)</legend>'
+    r' id="[^"]+"[^>]*>\s*<fieldset>\s*<legend>([^<]+)</legend>'
 )
 
 

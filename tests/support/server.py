@@ -39,11 +39,13 @@ def running_service(
     *options: str,
     program: Sequence[str] = ("-m", "tablelog"),
     env: Mapping[str, str] | None = None,
+    port: int | None = None,
 ) -> Iterator[str]:
     """Start `tablelog --db DB serve [OPTIONS]` on 127.0.0.1 and yield its base URL once it
     answers; `program` is what python runs (a launcher script that registers a ruleset);
-    `env`: variables it gets besides the caller's, whose TABLELOG_* ones it never sees."""
-    port = free_port()
+    `env`: variables it gets besides the caller's, whose TABLELOG_* ones it never sees;
+    `port`: the one it listens on (a restart at the same address), else a free one."""
+    port = port or free_port()
     inherited = {k: v for k, v in os.environ.items() if not k.startswith("TABLELOG_")}
     env = {**inherited, **(env or {})}
     log = (cwd / f"serve-{port}.log").open("w+", encoding="utf-8")

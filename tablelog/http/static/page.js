@@ -42,7 +42,14 @@
       status.textContent = "You are not signed in. Open the sign-in link the GM gave you.";
       return;
     }
-    const answer = await send(campaign, token, false);
+    status.textContent = "Signing you in with your link…";
+    let answer;
+    try {
+      answer = await send(campaign, token, false);
+    } catch (error) {  // no answer at all: say so, never hang on "Signing you in"
+      status.textContent = "The service did not answer; your link was not used. Check your connection and open the link again.";
+      return;
+    }
     if (answer.ok) { location.replace(location.pathname); return; }
     say(status, await sentence(answer));
   }
@@ -156,8 +163,44 @@
       return { "Content-Type": "application/json", "X-CSRF-Token": csrf };
     }
 
+    // Whether the live feed is up, said honestly: "Reconnecting…" from the moment it is
+    // down (an error, the network gone, or no word from the service for STALE_MS: the service
+    // says "alive" every 15 s, so a feed silently cut, say by a phone's sleep, is noticed).
+    const connection = document.getElementById("connection");
+    const STALE_MS = 40000;
+    let lastHeard = Date.now();
+    let retryDelay = 1000;
+    let retryTimer = null;
+
+    function connected(state, text) {
+      connection.hidden = false;
+      if (connection.dataset.state === state) { return; }  // said once, not at every retry
+      connection.dataset.state = state;
+      connection.className = "connection " + state;
+      connection.textContent = text;
+    }
+
+    function down(text) {
+      interrupted = true;
+      connected("down", text || "Reconnecting… the table may be out of date until the live feed is back.");
+    }
+
+    function heard() { lastHeard = Date.now(); }
+
+    function retryLater() {
+      if (signedOut) { return; }
+      clearTimeout(retryTimer);
+      retryTimer = setTimeout(async () => {
+        try { await refresh(); } catch (error) { /* still down: the feed's error says so */ }
+        if (!signedOut) { follow(); }
+      }, retryDelay);
+      retryDelay = Math.min(retryDelay * 2, 30000);
+    }
+
     function ended(why) {
       signedOut = true;
+      clearTimeout(retryTimer);
+      connected("ended", "Not live: signed out.");
       if (feed) { feed.close(); }
       say(status, why);
       status.className = "live ended";
@@ -172,7 +215,13 @@
       if (pending) { again = true; return; }  // once this one is done, fetch once more
       pending = true;
       try {
-        const answer = await fetch(base(campaign) + "/play/table", { credentials: "same-origin" });
+        let answer;
+        try {
+          answer = await fetch(base(campaign) + "/play/table", { credentials: "same-origin" });
+        } catch (error) {  // no answer at all: the service or the network is down
+          down();
+          return;
+        }
         if (answer.status === 401 || answer.status === 403) { ended("Signed out: " + await sentence(answer)); return; }
         if (!answer.ok) { say(status, "Could not refresh: " + await sentence(answer)); return; }
         const html = await answer.text();
@@ -317,18 +366,43 @@
     }
 
     function follow() {
+      if (feed) { feed.close(); }
+      heard();
       feed = new EventSource(base(campaign) + "/events?after=" + seq, { withCredentials: true });
       feed.addEventListener("event", (message) => {
+        heard();
         seq = Math.max(seq, Number(message.lastEventId) || seq);
         refresh();  // the new table says in words what happened (`announce`)
         contribute();
       });
+      feed.addEventListener("alive", heard);
       feed.addEventListener("revoked", () => ended("Signed out: your access was revoked or your session ended. Ask the GM for a new link."));
       feed.onerror = () => {
-        if (!signedOut) { interrupted = true; status.textContent = "Live feed interrupted; reconnecting…"; }
+        if (signedOut) { return; }
+        down();
+        // The browser retries a dropped feed by itself, but gives up for good on an answer
+        // that is not a feed (a 401, a proxy's 502): then the page retries, backing off.
+        if (feed.readyState === EventSource.CLOSED) { retryLater(); }
       };
-      feed.onopen = () => { if (interrupted) { refresh(); } };  // what was missed meanwhile
+      feed.onopen = () => {
+        heard();
+        retryDelay = 1000;
+        connected("live", "Live: moves appear here as they are made.");
+        if (interrupted) { refresh(); }  // what was missed meanwhile
+      };
     }
+
+    setInterval(() => {
+      if (signedOut || !feed || Date.now() - lastHeard < STALE_MS) { return; }
+      down();
+      feed.close();  // silent too long: a new feed, from the last seq seen
+      heard();
+      retryLater();
+    }, 5000);
+    window.addEventListener("offline", () => { if (!signedOut) { down("Offline: reconnecting when the network is back…"); } });
+    window.addEventListener("online", () => {
+      if (!signedOut && feed && feed.readyState !== EventSource.OPEN) { retryDelay = 1000; retryLater(); }
+    });
 
     function value(input) {
       const kind = input.dataset.kind;
