@@ -37,6 +37,7 @@ from tablelog.projections.page import (
 )
 from tablelog.projections.registry import views_for
 from tablelog.projections.views import state_view
+from tablelog.rules.common import Command, EndScene, EndSession
 from tablelog.rules.registry import no_shuffle
 from tablelog.storage import CampaignHead, EventStore
 
@@ -53,6 +54,8 @@ class Form(msgspec.Struct, frozen=True, kw_only=True):
     gm: bool
     seals: Sealed | None = None
     opens: Sealed | None = None
+    confirm: str = ""  # asked once before it is sent (`Action.confirm`)
+    preview: bool = False  # what it will do is shown before it is sent
 
     @property
     def id(self) -> str:
@@ -274,7 +277,17 @@ def _form(endpoint: Endpoint, action: Action) -> Form:
         gm=action.gm,
         seals=action.seals,
         opens=action.opens,
+        confirm=action.confirm or _CORE_QUESTIONS.get(action.command, ""),
+        preview=action.preview,
     )
+
+
+# The core's own steps that cannot be taken back, asked once whatever the ruleset: a ruleset
+# asks its own (`Action.confirm`).
+_CORE_QUESTIONS: dict[type[Command], str] = {
+    EndSession: "End the session? Nobody plays in it after this; it cannot be undone.",
+    EndScene: "End the scene? It cannot be undone.",
+}
 
 
 def generic_actions(folded: Folded, viewer: str, endpoints: Sequence[Endpoint]) -> list[Action]:

@@ -38,6 +38,7 @@ from tablelog.commands.database import EventStore
 from tablelog.commands.log import MAX_SEQ
 from tablelog.commands.page import Page, page_of
 from tablelog.commands.page_notices import notices_box
+from tablelog.commands.preview import Preview, preview
 from tablelog.commands.reads import log_items
 from tablelog.commands.session_policy import span
 from tablelog.errors import TablelogError, Unauthenticated
@@ -284,6 +285,27 @@ def audit_fragment(
     return _html("lines.html", lines=account_lines(account), ok=account.ok, texts=texts)
 
 
+class PreviewAsk(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A form as the page would send it: its command's path below the campaign, its body."""
+
+    path: str
+    body: dict[str, Any]
+
+
+@post(
+    "/campaigns/{campaign:str}/play/preview",
+    include_in_schema=False,
+    status_code=200,
+    sync_to_thread=True,
+)
+def preview_form(
+    request: AnyRequest, campaign: FromPath[str], data: JSONBody[PreviewAsk]
+) -> Preview:
+    """What the form would do if sent now (commands/preview.py): nothing is appended."""
+    caller = caller_for(request, campaign)
+    return preview(store_of(request.app.state), caller.campaign, caller, data.path, data.body)
+
+
 @post(
     "/campaigns/{campaign:str}/play/no-script",
     include_in_schema=False,
@@ -306,6 +328,7 @@ def audit_texts(store: EventStore, caller: Caller, conflict: str | None) -> list
 
 ROUTES: list[HTTPRouteHandler] = [  # behind the guard
     sign_out,
+    preview_form,
     table_fragment,
     notices_fragment,
     audit_fragment,

@@ -108,6 +108,13 @@ class Action(msgspec.Struct, frozen=True, kw_only=True):
     gm: bool = False  # one of the GM's controls
     seals: Sealed | None = None  # its choice is sent as a commitment (see `Sealed`)
     opens: Sealed | None = None  # it sends the opening this browser keeps (see `Sealed`)
+    # An irreversible step asks once before it is sent: the question, where `{field}` stands
+    # for what the form holds in that field, as shown ("Give {card} to {to}? This cannot be
+    # undone."). The page shows with it what the step will do (commands/preview.py).
+    confirm: str = ""
+    # A costly step shows what it will do (its effect, a price, what is left) and asks
+    # before it is sent, even without a question of its own.
+    preview: bool = False
 
 
 DEADLINE_MINUTES = 24 * 60  # what the deadline form offers first: a day

@@ -172,3 +172,43 @@ def test_the_focus_ring_stands_out_against_what_is_next_to_it(tmp_path: Path) ->
         on_bar = _ring(page, "#sign-out", "header.top")
         assert max(on_page) >= 3.0, on_page
         assert max(on_bar) >= 3.0, on_bar
+
+
+def test_an_irreversible_step_asks_once_and_says_what_it_will_do(tmp_path: Path) -> None:
+    """The GM ends the session from a phone: the page asks first, with what the step will do
+    as the service would decide it now; "Cancel" sends nothing, "Yes" sends it once."""
+    tl(tmp_path, "campaign", "create", "heist", "--ruleset", "improv", "--gm", "gina")
+    tl(tmp_path, "improv", "character", "ben", "Kit")
+    tl(tmp_path, "session", "start")
+    db = tmp_path / "t.db"
+    with running_service("t.db", tmp_path) as url, chromium() as browser:
+        phone = browser.new_page(viewport={"width": 360, "height": 740})
+        phone.goto(link(tmp_path, url, "gina", "--role", "gm"))
+        phone.wait_for_selector("#connection[data-state=live]", timeout=15_000)
+        before = head_seq(db, "heist")
+        ends = phone.locator("form.action", has=phone.locator("legend", has_text="End the session"))
+        ends.locator("button[type=submit]").click()
+        dialog = phone.locator("dialog#guard")
+        dialog.wait_for(state="visible")
+        assert phone.locator("#guard-question").inner_text().startswith("End the session?")
+        assert "This will: session 1 ends." in phone.locator("#guard-will").inner_text()
+        box = dialog.bounding_box()
+        assert box is not None
+        assert box["x"] >= 0
+        assert box["x"] + box["width"] <= 360  # nothing cut off on the phone
+        phone.locator("#guard-no").click()
+        dialog.wait_for(state="hidden")
+        assert head_seq(db, "heist") == before  # "Cancel" sent nothing
+
+        ends.locator("button[type=submit]").click()
+        dialog.wait_for(state="visible")
+        phone.keyboard.press("Escape")  # Escape is a "no" too
+        dialog.wait_for(state="hidden")
+        assert head_seq(db, "heist") == before
+
+        ends.locator("button[type=submit]").click()
+        dialog.wait_for(state="visible")
+        phone.locator("#guard-yes").click()
+        settled(phone, before + 1)
+        assert head_seq(db, "heist") == before + 1
+        assert "session 1 ends" in phone.locator("#live").inner_text()

@@ -551,6 +551,67 @@
       showKept();
     }
 
+    // An irreversible or costly step asks once (`data-confirm`, `data-preview`), saying what
+    // it will do as the service would decide it now (its preview: nothing is appended). The
+    // answer: null to send, "" when the person said no, or the rules' refusal. A sealed
+    // form's hidden choice never goes to a preview: it is asked without one.
+    const dialog = document.getElementById("guard");
+    async function guard(form, body, typed) {
+      const question = form.dataset.confirm;
+      if (!question && !form.dataset.preview) { return null; }
+      const will = document.getElementById("guard-will");
+      will.replaceChildren();
+      if (!form.dataset.sealMode) {
+        let answer;
+        try {
+          answer = await fetch(base(campaign) + "/play/preview", {
+            method: "POST", credentials: "same-origin", headers: headers(),
+            body: JSON.stringify({ path: form.dataset.path, body: body }),
+          });
+        } catch (error) {
+          return "The service did not answer; nothing was sent.";
+        }
+        if (!answer.ok) { return await sentence(answer); }
+        const shown = await answer.json();
+        if (shown.refused) { return shown.refused; }
+        const lines = shown.will.map((text) => "This will: " + text + ".");
+        if (shown.chance) { lines.push("What it draws is drawn when it is sent."); }
+        if (shown.hidden) { lines.push("More of it is seen once it is done."); }
+        for (const line of lines) {
+          const p = document.createElement("p");
+          say(p, line, typed);
+          will.append(p);
+        }
+      }
+      const title = form.querySelector("legend").textContent;
+      say(document.getElementById("guard-question"), filled(question || title + "?", form), typed);
+      document.getElementById("guard-yes").textContent = "Yes: " + title.charAt(0).toLowerCase() + title.slice(1);
+      return new Promise((resolve) => {
+        const done = (yes) => {
+          dialog.removeEventListener("close", closed);
+          if (dialog.open) { dialog.close(); }
+          form.querySelector("button[type=submit]").focus();
+          resolve(yes ? null : "");
+        };
+        const closed = () => done(false);  // Escape, or the Cancel button
+        dialog.addEventListener("close", closed);
+        document.getElementById("guard-yes").onclick = () => done(true);
+        document.getElementById("guard-no").onclick = () => done(false);
+        dialog.showModal();
+        document.getElementById("guard-no").focus();  // the safe answer first
+      });
+    }
+
+    // The question with each `{field}` replaced by what the form holds there, as shown.
+    function filled(question, form) {
+      return question.replace(/\{([\w.]+)\}/g, (whole, name) => {
+        const input = form.querySelector('[name="' + name + '"]');
+        if (!input) { return whole; }
+        if (input.tagName === "SELECT") { return input.selectedOptions[0] ? input.selectedOptions[0].textContent : ""; }
+        return input.value.trim();
+      });
+    }
+
     document.addEventListener("submit", async (event) => {
       const form = event.target.closest("form.action");
       if (!form) { return; }
@@ -567,6 +628,15 @@
       const button = form.querySelector("button[type=submit]");
       button.disabled = true;
       try {
+        const refused = await guard(form, body, typed);
+        if (refused !== null) {
+          if (refused) {
+            say(error, refused, typed);
+            error.hidden = false;
+            error.focus();
+          }
+          return;
+        }
         const unsent = form.dataset.sealMode ? await sealed(form, body) : null;
         if (unsent) {
           say(error, unsent, typed);

@@ -76,6 +76,7 @@ def gm_conflict(state: AceState, conflict: Conflict) -> list[Action]:
             command=c.EndConflict,
             title="End the conflict (every card put away)",
             fixed={"conflict": key},
+            confirm="End the conflict? Every card is put away; this cannot be undone.",
             probe=c.EndConflict(conflict=key),
             conflict=key,
             gm=True,

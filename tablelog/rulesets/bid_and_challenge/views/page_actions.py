@@ -103,6 +103,7 @@ def _gm_table(state: BidAndChallengeState) -> list[Action]:
             Action(
                 command=c.KillCharacter,
                 title="A character dies for good",
+                confirm="{character} dies for good? This cannot be undone.",
                 fields=[
                     Field(
                         name="character",
@@ -182,6 +183,7 @@ def _pass(scene: Scene, who: Character, title: str, *, gm: bool) -> Action:
         command=c.Pass,
         title=title,
         fixed={"conflict": scene.key, "player": who.key},
+        confirm=f"{title}? This cannot be undone.",
         probe=c.Pass(conflict=scene.key, player=who.key),
         conflict=scene.key,
         gm=gm,
@@ -370,6 +372,7 @@ def _gm_scene(
             title="End the scene",
             fields=[Field(name="reason", label="reason", required=False)],
             fixed={"conflict": scene.key},
+            confirm="End the scene? This cannot be undone.",
             probe=c.CloseScene(conflict=scene.key),
             conflict=scene.key,
             gm=True,

@@ -139,6 +139,8 @@ def _gm_conflict_actions(state: ImprovState, conflict: Conflict) -> list[Action]
             command=c.Close,
             title="Close the conflict",
             fixed=fixed,
+            confirm="Close the conflict? Its outcome stands as it is; this cannot be undone.",
+            preview=True,
             conflict=key,
             gm=True,
             probe=c.Close(conflict=key),
@@ -150,6 +152,7 @@ def _gm_conflict_actions(state: ImprovState, conflict: Conflict) -> list[Action]
             title="Abandon the conflict",
             fields=[Field(name="reason", label="reason")],
             fixed=fixed,
+            confirm="Abandon the conflict? Nobody wins it; this cannot be undone.",
             probe=c.Abandon(conflict=key, reason=_TEXT),
             conflict=key,
             gm=True,
@@ -275,6 +278,7 @@ def _side_actions(state: ImprovState, conflict: Conflict, side: Side, *, gm: boo
                     Field(name="receiver", label="to", kind="choice", choices=receivers),
                 ],
                 fixed={"conflict": key, "giver": side.key},
+                confirm="Give {card} to {receiver}? This cannot be undone.",
                 probe=c.Give(conflict=key, giver=side.key, receiver=receivers[0], card=own[0])
                 if receivers
                 else None,
@@ -345,6 +349,7 @@ def _player_actions(state: ImprovState, player: str) -> list[Action]:
                         Field(name="tokens", label="tokens", kind="number", default=1),
                     ],
                     fixed={**fixed, "by": character.key},
+                    preview=True,  # tokens spent for good: say how many are left
                     probe=c.PlaceBonus(conflict=key, on=on[0], by=character.key, tokens=1),
                     conflict=key,
                 )
@@ -400,6 +405,7 @@ def _spends(state: ImprovState, player: str) -> list[Action]:
                 title="Spend a token to redraw cards",
                 fields=[Field(name="cards", label="cards to redraw", kind="list", choices=hand)],
                 fixed={"player": player},
+                preview=True,
                 probe=c.Redraw(player=player, cards=hand[:1]),
             )
         )
@@ -411,6 +417,7 @@ def _spends(state: ImprovState, player: str) -> list[Action]:
                 title="Pass a token for narration",
                 fields=[Field(name="receiver", label="to", kind="choice", choices=receivers)],
                 fixed={"giver": player},
+                confirm="Pass a story-token to {receiver} for narration? This cannot be undone.",
                 probe=c.Bribe(giver=player, receiver=receivers[0]),
             )
         )

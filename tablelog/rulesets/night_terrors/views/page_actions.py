@@ -55,6 +55,7 @@ def actions(state: NightTerrorsState, viewer: str | None) -> list[Action]:
                 Action(
                     command=c.Abandon,
                     title="Abandon the conflict (nobody wins)",
+                    confirm="Abandon the conflict? Nobody wins it; this cannot be undone.",
                     fields=[Field(name="reason", label="reason")],
                     fixed={"conflict": conflict.key},
                     probe=c.Abandon(conflict=conflict.key, reason=_TEXT),
@@ -155,12 +156,15 @@ def _in_conflict(
         fields: list[Field],
         probe: c.Raise | c.See | c.Push | c.Escalate | c.Give,
     ) -> Action:
+        # Giving leaves the conflict for good; pushing and escalating cost what they cost.
         return Action(
             command=command,
             title=title,
             fields=fields,
             fixed=fixed,
             probe=probe,
+            confirm=f"{title}? This cannot be undone." if command is c.Give else "",
+            preview=command in (c.Push, c.Escalate, c.Give),
             conflict=key,
             gm=gm,
         )
@@ -239,6 +243,7 @@ def _between(state: NightTerrorsState, ch: Character, *, gm: bool) -> list[Actio
                     for pool in ("blood", "sweat", "tears")
                 ],
                 fixed={"character": ch.key},
+                preview=True,  # what is left in each pool after paying
                 # All of it from the first pool the trump allows: a payment the rules take.
                 probe=c.Pay(
                     character=ch.key,
