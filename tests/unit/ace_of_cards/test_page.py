@@ -83,6 +83,7 @@ def test_the_gm_runs_the_table_and_sees_no_hand(new: Tables) -> None:
     assert all(card.face is None for cell in hand_cells(gm).values() for card in cell)
     assert titles(gm) == [
         "End the session",
+        "Start a scene",
         "Create a character",
         "Set a skill level",
         "Adjust a character's HP",
@@ -100,6 +101,7 @@ def test_a_player_is_offered_what_its_aces_may_do_now(new: Tables) -> None:
     table = two_aces(new)
     store = table.store
     assert titles(page(store, "kit")) == [
+        "Set a skill level",  # its own Ace's, as the GM's
         "Kit acts",
         "Magic Cards: Kit resolves a set",
         "Call a Check",
@@ -198,8 +200,9 @@ def test_a_new_campaign_offers_the_gm_a_start(new: Tables) -> None:
     table = new()
     gm = page(table.store, "gm", "gm")
     assert [p.key for p in gm.panels] == ["characters"]
-    assert titles(gm) == ["End the session", "Create a character"]
-    assert page(table.store, "bob").forms == []
+    assert titles(gm) == ["End the session", "Start a scene", "Create a character"]
+    # A player sets up its own character: the character, then its deck, then its skills.
+    assert titles(page(table.store, "bob")) == ["Create your character"]
 
 
 # --- issue 26: a set matching no effect, a Magic Pair's free attack, the class's Skills ------
