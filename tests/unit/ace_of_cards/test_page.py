@@ -267,3 +267,30 @@ def test_double_or_nothing_and_high_or_low_are_offered_once_taken(new: Tables) -
     skills = form(page(table.store, "gm", "gm"), "Set a skill level")
     (skill,) = [f for f in skills.fields if f.name == "skill"]
     assert {"double-or-nothing", "high-or-low"} <= set(skill.choices)
+
+
+# --- issue 29: a character, its deck and skills from the page --------------------------
+
+
+def test_a_player_sets_up_its_own_ace_from_the_page_and_the_gm_anyones(new: Tables) -> None:
+    table = new()
+    table.given(c.CreateCharacter(player="bob", character="Kit", hp=40, mp=35))
+    store = table.store
+    deck = "Take the Ace of Cards class for Kit (its deck)"
+    assert titles(page(store, "bob")) == [deck]
+    built = form(page(store, "bob"), deck)
+    suits = {f.name: f.default for f in built.fields if f.name.startswith("suit_types.")}
+    assert suits == {
+        "suit_types.clubs": "fire",
+        "suit_types.diamonds": "earth",
+        "suit_types.hearts": "ice",
+        "suit_types.spades": "air",
+    }
+    assert built.fixed == {"character": "kit"}
+    assert not built.gm
+    assert deck in titles(page(store, "gm", "gm"))
+    assert titles(page(store, "sue")) == ["Create your character"]  # not Kit's deck
+    table.given(c.BuildDeck(character="Kit", suit_types=VECTOR_TYPES, benefit="hp"))
+    assert titles(page(store, "bob")) == ["Set a skill level"]
+    skill = form(page(store, "bob"), "Set a skill level")
+    assert [f.choices for f in skill.fields if f.name == "character"] == [["kit"]]
