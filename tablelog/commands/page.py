@@ -326,6 +326,7 @@ def generic_actions(folded: Folded, viewer: str, endpoints: Sequence[Endpoint]) 
 
 def _field(info: msgspec.structs.FieldInfo, viewer: str, role: str) -> Field:
     kind, choices = _kind(info.type)
+    columns = _columns(info.type) if kind == "lines" else []
     default: Any = None
     if info.default is not msgspec.NODEFAULT and isinstance(info.default, str | int | bool):
         default = info.default
@@ -338,7 +339,22 @@ def _field(info: msgspec.structs.FieldInfo, viewer: str, role: str) -> Field:
         choices=choices,
         required=info.required,
         default=default,
+        columns=columns,
     )
+
+
+def _columns(kind: Any) -> list[str]:
+    """The keys of each line of a list of objects (`list[CardSpec]`: name, value), else none."""
+    args = [a for a in typing.get_args(kind) if a is not type(None)]
+    if typing.get_origin(kind) in (typing.Union, types.UnionType) and len(args) == 1:
+        return _columns(args[0])
+    if typing.get_origin(kind) is list and len(args) == 1 and _is_struct(args[0]):
+        return [f.name for f in msgspec.structs.fields(args[0])]
+    return []
+
+
+def _is_struct(kind: Any) -> bool:
+    return isinstance(kind, type) and issubclass(kind, msgspec.Struct)
 
 
 def _kind(kind: Any) -> tuple[FieldKind, list[str]]:
@@ -354,6 +370,8 @@ def _kind(kind: Any) -> tuple[FieldKind, list[str]]:
     if kind is int:
         return "number", []
     if origin in (list, tuple):
-        # Numbers go as numbers: the command's decoder takes no "8" for an int.
-        return ("numbers" if args == [int] else "list"), []
+        # Numbers go as numbers: the command's decoder takes no "8" for an int. Words go one
+        # per line: a name of several words (a talent, `Sharp eyes`) stays one; so do
+        # objects (`name: value` per line, `_columns`).
+        return ("numbers" if args == [int] else "lines"), []
     return "text", []

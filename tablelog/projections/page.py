@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from tablelog.rules.common import Command
+from tablelog.rules.common import Command, EndScene, EndSession, StartScene, StartSession
 
 
 class Card(msgspec.Struct, frozen=True, kw_only=True):
@@ -52,10 +52,14 @@ class Panel(msgspec.Struct, frozen=True, kw_only=True):
 
 
 # How the page asks for a field and sends it: text; a number; one of `choices`; a checkbox;
-# a list (words separated by spaces); a list of numbers (`8 10`); a map of names to numbers
-# (`health=2, nerve=1`); a map of names to words (`JK1=5H`); named groups of words
-# (`red: ann bob; blue: cy`).
-FieldKind = Literal["text", "number", "choice", "flag", "list", "numbers", "map", "pairs", "groups"]
+# a list (words separated by spaces: codes and keys, never names with spaces); lines (a text
+# box, one item per line, empty lines dropped: names of several words, `Sharp eyes`; with
+# `columns`, each line is `a: b: c`, split at its colons into an object of those keys); a
+# list of numbers (`8 10`); a map of names to numbers (`health=2, nerve=1`); a map of names
+# to words (`JK1=5H`); named groups of words (`red: ann bob; blue: cy`).
+FieldKind = Literal[
+    "text", "number", "choice", "flag", "list", "lines", "numbers", "map", "pairs", "groups"
+]
 
 
 class Field(msgspec.Struct, frozen=True, kw_only=True):
@@ -69,7 +73,10 @@ class Field(msgspec.Struct, frozen=True, kw_only=True):
     choices: list[str] = []  # for `choice` (and suggestions for `text`)
     shown: list[str] = []  # how each choice reads, when not as sent (`QH` shown as `Q♥`)
     required: bool = True
-    default: str | int | bool | None = None
+    default: str | int | bool | None = None  # for `lines`: the lines joined by newlines
+    # For `lines` sent as objects: the keys of each line's parts, in order (a line
+    # `Brawn: 1d6+2` with columns name, value is {"name": "Brawn", "value": "1d6+2"}).
+    columns: list[str] = []
 
 
 class Sealed(msgspec.Struct, frozen=True, kw_only=True):
@@ -165,6 +172,29 @@ def deadline_actions(
                 fields=[chosen],
                 fixed=fixed,
                 conflict=conflict,
+                gm=True,
+            )
+        )
+    return found
+
+
+def clock_actions(session_open: bool, scene_open: bool) -> list[Action]:
+    """The GM's session and scene controls as the table's clock stands (`rules/table.py`,
+    which every ruleset's state may hold): start or end the session; within one, start or end
+    a scene (optional framing). Each carries its probe."""
+    if not session_open:
+        start = Action(command=StartSession, title="Start a session", probe=StartSession(), gm=True)
+        return [start]
+    found = [Action(command=EndSession, title="End the session", probe=EndSession(), gm=True)]
+    if scene_open:
+        found.append(Action(command=EndScene, title="End the scene", probe=EndScene(), gm=True))
+    else:
+        found.append(
+            Action(
+                command=StartScene,
+                title="Start a scene",
+                fields=[Field(name="title", label="title", required=False)],
+                probe=StartScene(),
                 gm=True,
             )
         )

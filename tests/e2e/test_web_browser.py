@@ -462,7 +462,7 @@ def play_beer_run(browser: Any, url: str, cwd: Path, shots: Path) -> None:
                 continue
             pips = int(titles[0].split(": allocate ")[1].split(" ")[0])
             target = "resolve" if who == "ann" else "health"
-            assert act(page, titles[0], pips=f"{target}={pips}") is None
+            assert act(page, titles[0], **{f"pips.{target}": pips}) is None
             settle()
     for page in pages.values():
         assert page.locator("#conflict-c1 .waiting").count() == 0
@@ -514,7 +514,7 @@ def play_bid_and_challenge(browser: Any, url: str, cwd: Path, shots: Path) -> No
     )
     settle()
     assert offered(ben) == {"Ben challenges", "Ben passes the challenge"}
-    too_many = act(ben, "Ben challenges", description="The fog hides me", cards="dodge mind")
+    too_many = act(ben, "Ben challenges", description="The fog hides me", cards="dodge\nmind")
     assert (
         too_many == "challenge-limit: challenger may commit at most 1 card (the bid's count); got 2"
     )

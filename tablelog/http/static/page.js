@@ -411,6 +411,20 @@
       if (text === "") { return undefined; }
       if (kind === "number") { return Number(text); }
       if (kind === "list") { return text.split(/[\s,]+/).filter(Boolean); }
+      if (kind === "lines") {  // one item per line, kept whole ("Sharp eyes" is one talent)
+        const items = text.split("\n").map((line) => line.trim()).filter(Boolean);
+        const columns = (input.dataset.columns || "").split(" ").filter(Boolean);
+        if (!columns.length) { return items; }
+        return items.map((line) => {  // `Brawn: 1d6+2`: the last column takes any colon left
+          const parts = line.split(":").map((part) => part.trim());
+          const found = {};
+          columns.forEach((column, i) => {
+            const part = i === columns.length - 1 ? parts.slice(i).join(":") : parts[i];
+            if (part) { found[column] = part; }
+          });
+          return found;
+        });
+      }
       if (kind === "numbers") { return text.split(/[\s,]+/).filter(Boolean).map(Number); }
       if (kind === "pairs") {
         const found = {};

@@ -83,6 +83,7 @@ def test_the_gm_runs_the_table_and_sees_no_hand(new: Tables) -> None:
     assert all(card.face is None for cell in hand_cells(gm).values() for card in cell)
     assert titles(gm) == [
         "End the session",
+        "Start a scene",
         "Create a character",
         "Set a skill level",
         "Adjust a character's HP",
@@ -100,6 +101,7 @@ def test_a_player_is_offered_what_its_aces_may_do_now(new: Tables) -> None:
     table = two_aces(new)
     store = table.store
     assert titles(page(store, "kit")) == [
+        "Set a skill level",  # its own Ace's, as the GM's
         "Kit acts",
         "Magic Cards: Kit resolves a set",
         "Call a Check",
@@ -198,8 +200,9 @@ def test_a_new_campaign_offers_the_gm_a_start(new: Tables) -> None:
     table = new()
     gm = page(table.store, "gm", "gm")
     assert [p.key for p in gm.panels] == ["characters"]
-    assert titles(gm) == ["End the session", "Create a character"]
-    assert page(table.store, "bob").forms == []
+    assert titles(gm) == ["End the session", "Start a scene", "Create a character"]
+    # A player sets up its own character: the character, then its deck, then its skills.
+    assert titles(page(table.store, "bob")) == ["Create your character"]
 
 
 # --- issue 26: a set matching no effect, a Magic Pair's free attack, the class's Skills ------
@@ -264,3 +267,30 @@ def test_double_or_nothing_and_high_or_low_are_offered_once_taken(new: Tables) -
     skills = form(page(table.store, "gm", "gm"), "Set a skill level")
     (skill,) = [f for f in skills.fields if f.name == "skill"]
     assert {"double-or-nothing", "high-or-low"} <= set(skill.choices)
+
+
+# --- issue 29: a character, its deck and skills from the page --------------------------
+
+
+def test_a_player_sets_up_its_own_ace_from_the_page_and_the_gm_anyones(new: Tables) -> None:
+    table = new()
+    table.given(c.CreateCharacter(player="bob", character="Kit", hp=40, mp=35))
+    store = table.store
+    deck = "Take the Ace of Cards class for Kit (its deck)"
+    assert titles(page(store, "bob")) == [deck]
+    built = form(page(store, "bob"), deck)
+    suits = {f.name: f.default for f in built.fields if f.name.startswith("suit_types.")}
+    assert suits == {
+        "suit_types.clubs": "fire",
+        "suit_types.diamonds": "earth",
+        "suit_types.hearts": "ice",
+        "suit_types.spades": "air",
+    }
+    assert built.fixed == {"character": "kit"}
+    assert not built.gm
+    assert deck in titles(page(store, "gm", "gm"))
+    assert titles(page(store, "sue")) == ["Create your character"]  # not Kit's deck
+    table.given(c.BuildDeck(character="Kit", suit_types=VECTOR_TYPES, benefit="hp"))
+    assert titles(page(store, "bob")) == ["Set a skill level"]
+    skill = form(page(store, "bob"), "Set a skill level")
+    assert [f.choices for f in skill.fields if f.name == "character"] == [["kit"]]

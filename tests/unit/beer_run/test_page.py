@@ -79,3 +79,46 @@ def test_a_sealed_campaign_offers_sealed_pools_then_their_openings(new: Tables) 
     assert "Declare a sealed pool forfeit (deadline passed)" in titles(page(store, "gm", "gm"))
     table.given(alice.opening(), bob.opening())
     assert titles(page(store, "alice")) == ["Roll Alice's pool"]
+
+
+# --- issue 29: characters made from the page; pips one number per ability ----------------
+
+
+def test_a_character_is_created_from_the_page_with_its_dice_one_per_line(new: Tables) -> None:
+    table = new({"categories": "Body,Mind"})
+    store = table.store
+    [own] = [f for f in page(store, "ann").forms if f.title == "Create your character"]
+    fields = {f.name: f for f in own.fields}
+    assert own.fixed == {"player": "ann"}
+    assert "static" not in fields
+    assert fields["abilities"].columns == ["name", "category", "size"]
+    assert fields["abilities"].default == "Body: Body: d6\nMind: Mind: d6\nHealth: Body: d6"
+    assert fields["intensity"].default == 10
+    [gm] = [f for f in page(store, "gm", "gm").forms if f.title == "Create a character"]
+    assert {"player", "static"} <= {f.name for f in gm.fields}
+    assert gm.gm
+    table.given(character("Ann", "Body:Body:d8", "Mind:Mind:d6"))
+    assert not [f for f in page(store, "ann").forms if f.title == "Create your character"]
+
+
+def test_pips_are_asked_as_one_number_per_ability(new: Tables) -> None:
+    table = new({"dice": "recorded"}).given(
+        character("Alice", "Body:Body:d8", "Mind:Mind:d6", "Kit:Kit:d4", "Health:Body:d2"),
+        character("Bob", "Body:Body:d8", "Resolve:Mind:d6", "Kit:Kit:d6", player="gm"),
+        c.OpenConflict(conflict="c1", sides={"heroes": ["Alice"], "thugs": ["Bob"]}),
+        goal("Alice", "Bob", ability="Resolve"),
+        goal("Bob", "Alice"),
+        pool("Alice", "Body", "Mind", "Kit"),
+        pool("Bob", "Body", "Resolve", "Kit"),
+        roll("Alice", 6, 5, 1),
+        roll("Bob", 8, 4, 2),
+    )
+    gm = page(table.store, "gm", "gm")
+    [pips] = [f for f in gm.forms if f.title == "Bob: allocate 2 pip(s) off Alice's dice"]
+    assert [(f.name, f.kind, f.required) for f in pips.fields] == [
+        ("pips.body", "number", False),
+        ("pips.mind", "number", False),
+        ("pips.kit", "number", False),
+        ("pips.health", "number", False),
+    ]
+    assert pips.fields[-1].label == "pips off Alice's Health (d2)"

@@ -213,3 +213,37 @@ def test_with_challenger_power_a_challenge_may_name_a_power(new: Tables) -> None
     # Without the option the challenger's win is narrative only: no power forms.
     plain = new().given(seated(), bid("Anna", "Brawn"))
     assert titles(plain.store, "cara") == ["Cara challenges", "Cara passes the challenge"]
+
+
+# --- issue 29: decks registered from the page ------------------------------------------
+
+
+def test_a_deck_is_registered_from_the_page_by_the_gm_or_its_player(new: Tables) -> None:
+    table = new()
+    table.given(
+        c.RegisterDeck(
+            player="anna", character="Anna", flow=3, cards=[c.CardSpec(name="Brawn", value="1d6")]
+        )
+    )
+    store = table.store
+    [gm] = [f for f in page(store, "gm").forms if f.title == "Register a character's deck"]
+    fields = {f.name: f for f in gm.fields}
+    assert gm.gm
+    assert "anna" in fields["player"].choices
+    assert "gm" in fields["player"].choices
+    # The cards one per line, as `name: value`: a card's name of several words stays whole.
+    assert (fields["cards"].kind, fields["cards"].columns) == ("lines", ["name", "value"])
+    assert "Quick Wits: 1d6" in str(fields["cards"].default)
+    # A player registers its own while it has no living character; anna has Anna.
+    [ben] = [f for f in page(store, "ben").forms if f.title == "Register your character's deck"]
+    assert ben.fixed == {"player": "ben"}
+    assert "player" not in {f.name for f in ben.fields}
+    assert not [f for f in page(store, "anna").forms if f.path == "/bid-and-challenge/decks"]
+    assert page(store, "watcher").forms == []
+
+
+def test_cards_are_asked_one_per_line_in_a_bid(new: Tables) -> None:
+    table = new().given(*seated())
+    bids = [f for f in page(table.store, "anna").forms if f.title.startswith("Anna bids")]
+    assert bids
+    assert all(f.kind == "lines" for form in bids for f in form.fields if f.name == "cards")

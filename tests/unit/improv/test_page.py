@@ -97,3 +97,26 @@ def test_no_page_of_a_player_holds_another_hand_or_face_down_card(table: Table) 
         (None, False),  # riso's card: a back
         ("2♥", True),  # bob's own, face up
     ]
+
+
+# --- issue 29: a protagonist made from the page, its talents one per line -----------------
+
+
+def test_a_protagonist_is_created_from_the_page_with_talents_one_per_line(tmp_path: Path) -> None:
+    with Tables(tmp_path) as tables:
+        table = tables({})
+        table.given(c.CreateCharacter(player="Bob", character="Kit", talents=["Sharp eyes"]))
+        # The GM's form: any player (those without a protagonist suggested), talents as lines.
+        [made] = [f for f in page(table, "gina", "gm").forms if f.title == "Create a protagonist"]
+        assert made.gm
+        assert made.path == "/improv/characters"
+        fields = {f.name: f for f in made.fields}
+        assert fields["talents"].kind == "lines"
+        assert fields["player"].choices == []  # bob has Kit; nobody else has joined
+        # A player without one makes its own, for itself alone; one with Kit is offered none.
+        [own] = [f for f in page(table, "sue").forms if f.title == "Create your protagonist"]
+        assert own.fixed == {"player": "sue"}
+        assert not own.gm
+        assert [f.kind for f in own.fields if f.name == "talents"] == ["lines"]
+        assert not [f for f in page(table, "bob").forms if f.path == "/improv/characters"]
+        assert page(table, "carol", "observer").forms == []

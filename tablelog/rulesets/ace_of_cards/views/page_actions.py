@@ -27,6 +27,7 @@ from tablelog.rulesets.ace_of_cards.rules.sets import NAMES, STATUSES, fits
 from tablelog.rulesets.ace_of_cards.rules.state import AceState, Character, Conflict, Pile
 from tablelog.rulesets.ace_of_cards.views.page_gm import call_check, gm_conflict, gm_table
 from tablelog.rulesets.ace_of_cards.views.page_panels import pretty
+from tablelog.rulesets.ace_of_cards.views.page_setup import player_setup
 from tablelog.rulesets.ace_of_cards.views.visibility import owner
 
 _TEXT = "…"  # what a probe says where the person will write their own words
@@ -39,6 +40,8 @@ def actions(state: AceState, viewer: str | None) -> list[Action]:
         return []
     found: list[Action] = gm_table(state) if role == "gm" else []
     mine = [who for key, who in sorted(state.characters.items()) if owner(state, key) == seen]
+    if role == "player":
+        found += player_setup(state, seen, mine)
     for conflict in state.open_conflicts():
         inside = [who for who in mine if who.key in conflict.party]
         for who in inside:

@@ -1,14 +1,14 @@
-"""The GM's controls of an Ace of Cards table on the web page: the session, characters,
-skill levels, HP and MP, a new conflict; in each open conflict the enemies' actions, Checks
-and its end (core code still probes those that carry a probe). The Check form is a
-player's too, for its own characters."""
+"""The GM's controls of an Ace of Cards table on the web page: the session and scenes,
+characters, their decks and skill levels (`page_setup`), HP and MP, a new conflict; in each
+open conflict the enemies' actions, Checks and its end (core code still probes those that
+carry a probe). The Check form is a player's too, for its own characters."""
 
 from __future__ import annotations
 
-from tablelog.projections.page import Action, Field
-from tablelog.rules.common import EndSession, StartSession
+from tablelog.projections.page import Action, Field, clock_actions
 from tablelog.rulesets.ace_of_cards.rules import commands as c
-from tablelog.rulesets.ace_of_cards.rules.state import SKILLS, AceState, Conflict
+from tablelog.rulesets.ace_of_cards.rules.state import AceState, Conflict
+from tablelog.rulesets.ace_of_cards.views.page_setup import build_decks, create_character, set_skill
 
 _TEXT = "…"  # what a probe says where the person will write their own words
 
@@ -86,45 +86,19 @@ def gm_conflict(state: AceState, conflict: Conflict) -> list[Action]:
 
 
 def gm_table(state: AceState) -> list[Action]:
-    """The GM's controls outside a conflict: the session, characters, skills, HP and MP, a
-    new conflict (decks are built with the CLI: a suit-to-type map is no form field)."""
+    """The GM's controls outside a conflict: the session and scenes, characters, their decks
+    and skills, HP and MP, a new conflict."""
     found = [
-        Action(command=EndSession, title="End the session", probe=EndSession(), gm=True)
-        if state.table.session_open
-        else Action(command=StartSession, title="Start a session", probe=StartSession(), gm=True),
-        Action(
-            command=c.CreateCharacter,
-            title="Create a character",
-            fields=[
-                Field(name="player", label="player (gm: an NPC)"),
-                Field(name="character", label="character"),
-                Field(name="hp", label="max HP", kind="number"),
-                Field(name="mp", label="max MP", kind="number"),
-            ],
-            gm=True,
-        ),
+        *clock_actions(state.table.session_open, state.table.scene_open),
+        create_character(None),
     ]
     names = sorted(state.characters)
     if not names:
         return found
+    everyone = [state.characters[key] for key in names]
+    found += build_decks([who for who in everyone if who.conflict is None], gm=True)
+    found += set_skill(everyone, gm=True)
     who = Field(name="character", label="character", kind="choice", choices=names)
-    found.append(
-        Action(
-            command=c.SetSkillLevel,
-            title="Set a skill level",
-            fields=[
-                who,
-                Field(
-                    name="skill",
-                    label="skill",
-                    kind="choice",
-                    choices=[s.replace("_", "-") for s in SKILLS],
-                ),
-                Field(name="sl", label="SL", kind="number"),
-            ],
-            gm=True,
-        )
-    )
     for command, what in ((c.AdjustHP, "HP"), (c.AdjustMP, "MP")):
         found.append(
             Action(

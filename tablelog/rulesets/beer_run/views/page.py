@@ -6,13 +6,13 @@ before offering it."""
 
 from __future__ import annotations
 
-from tablelog.projections.page import Action, Field, Grid, Panel, role_of
-from tablelog.rules.common import EndSession, StartSession
+from tablelog.projections.page import Action, Field, Grid, Panel, clock_actions, role_of
 from tablelog.rules.table import GM
 from tablelog.rulesets.beer_run.rules import commands as c
 from tablelog.rulesets.beer_run.rules import flow
 from tablelog.rulesets.beer_run.rules.state import BeerRunState, Character, Conflict, Round
 from tablelog.rulesets.beer_run.views import awaiting, page_sealed, text, views
+from tablelog.rulesets.beer_run.views.page_setup import create_character, pips_fields, player_setup
 
 _TEXT = "…"  # what a probe says where the person will write their own words
 
@@ -76,11 +76,8 @@ def actions(state: BeerRunState, viewer: str | None) -> list[Action]:
         return []
     found: list[Action] = []
     if role == "gm":
-        found.append(
-            Action(command=StartSession, title="Start a session", probe=StartSession(), gm=True)
-            if not state.session_open
-            else Action(command=EndSession, title="End the session", probe=EndSession(), gm=True)
-        )
+        found += clock_actions(state.session_open, state.scene_open)
+        found.append(create_character(state, None))
         found.append(
             Action(
                 command=c.OpenConflict,
@@ -90,6 +87,7 @@ def actions(state: BeerRunState, viewer: str | None) -> list[Action]:
                         name="sides",
                         label="sides (side: character character; side: …)",
                         kind="groups",
+                        default=_sides(state),
                     ),
                     Field(name="conflict", label="id", required=False),
                 ],
@@ -97,6 +95,8 @@ def actions(state: BeerRunState, viewer: str | None) -> list[Action]:
             )
         )
         found += _gm_characters(state)
+    else:
+        found += player_setup(state, seen)
     mine = _mine(state, seen)
     for conflict in state.open_conflicts():
         found += _conflict_actions(state, conflict, mine, gm=role == "gm")
@@ -245,20 +245,12 @@ def _allocation(
         if who not in mine:
             return []
         target = state.characters[compared.opponent(who)]
-        dice = ", ".join(f"{a.display} d{a.size}" for a in target.abilities.values())
         return [
             Action(
                 command=c.Allocate,
                 title=f"{state.characters[who].display}: allocate "
                 f"{flow.required_pips(state, compared, who)} pip(s) off {target.display}'s dice",
-                fields=[
-                    Field(
-                        name="pips",
-                        label=f"pips per ability (ability=pips, …): {dice}",
-                        kind="map",
-                        choices=list(target.abilities),
-                    )
-                ],
+                fields=pips_fields(target),
                 fixed={"conflict": conflict.key, "by": who, "against": target.key},
                 conflict=conflict.key,
                 gm=gm,
@@ -269,11 +261,14 @@ def _allocation(
 
 def _gm_characters(state: BeerRunState) -> list[Action]:
     """The GM's changes to characters outside a round: Intensity, a die healed or set, an
-    outcome die (new characters, with their dice, are made with the CLI)."""
+    outcome die (new characters: `page_setup`)."""
     names = sorted(state.characters)
     if not names:
         return []
     who = Field(name="character", label="character", kind="choice", choices=names)
+    abilities = sorted(
+        {a.display for ch in state.characters.values() for a in ch.abilities.values()}
+    )
     return [
         Action(
             command=c.AdjustIntensity,
@@ -290,9 +285,22 @@ def _gm_characters(state: BeerRunState) -> list[Action]:
             title="Heal or set an ability die",
             fields=[
                 who,
-                Field(name="ability", label="ability"),
-                Field(name="size", label="size (e.g. d6)"),
-                Field(name="cause", label="cause", kind="choice", choices=["heal", "gm"]),
+                Field(name="ability", label="ability", choices=abilities),
+                Field(name="size", label="its new die (e.g. d6; d0 for zero)"),
+                Field(
+                    name="cause",
+                    label="cause",
+                    kind="choice",
+                    choices=["heal", "gm"],
+                    shown=["a heal", "the GM's change"],
+                ),
+                Field(
+                    name="category",
+                    label="category (a new ability only)",
+                    kind="choice",
+                    choices=list(state.categories.values()),
+                    required=False,
+                ),
             ],
             gm=True,
         ),
@@ -301,11 +309,12 @@ def _gm_characters(state: BeerRunState) -> list[Action]:
             title="Award an outcome die",
             fields=[
                 who,
-                Field(name="ability", label="ability"),
-                Field(name="size", label="size (e.g. d6)"),
+                Field(name="ability", label="ability", choices=abilities),
+                Field(name="size", label="its die (e.g. d6)"),
                 Field(
                     name="category",
-                    label="category (a new ability)",
+                    label="category (a new ability only)",
+                    kind="choice",
                     required=False,
                     choices=list(state.categories.values()),
                 ),
@@ -363,6 +372,16 @@ def _gm_controls(state: BeerRunState, conflict: Conflict, now: str) -> list[Acti
         )
     )
     return found
+
+
+def _sides(state: BeerRunState) -> str | None:
+    """The sides to edit: the players' characters against the GM's (when both exist)."""
+    living = [ch for _, ch in sorted(state.characters.items()) if not ch.dead]
+    heroes = [ch.key for ch in living if ch.player not in (GM, state.gm)]
+    opposition = [ch.key for ch in living if ch.player in (GM, state.gm)]
+    if not heroes or not opposition:
+        return None
+    return f"heroes: {' '.join(heroes)}; opposition: {' '.join(opposition)}"
 
 
 def _base(ch: Character) -> list[str]:

@@ -31,6 +31,7 @@ from tablelog.rulesets.bid_and_challenge.rules.state import (
     Round,
     Scene,
 )
+from tablelog.rulesets.bid_and_challenge.views.page_decks import deck_actions
 from tablelog.rulesets.bid_and_challenge.views.page_panels import owned
 from tablelog.rulesets.bid_and_challenge.views.page_powers import TEXT, power_forms
 
@@ -52,6 +53,7 @@ def actions(state: BidAndChallengeState, viewer: str | None) -> list[Action]:
     gm = role == "gm"
     mine = [state.characters[k] for k in owned(state, seen) if not state.characters[k].dead]
     found: list[Action] = _gm_table(state) if gm else []
+    found += deck_actions(state, seen, gm=gm)
     found += _open_scene(state, mine, gm=gm)
     for scene in state.open_scenes():
         found += _scene_actions(state, scene, {who.key for who in mine}, gm=gm)
@@ -198,7 +200,7 @@ def _bids(state: BidAndChallengeState, scene: Scene, who: Character, *, gm: bool
     cards = Field(
         name="cards",
         label=f"cards from {who.name}'s Deck ({state.options.min_bid} to Flow {who.flow})",
-        kind="list",
+        kind="lines",
         choices=deck,
     )
     found = [
@@ -233,14 +235,14 @@ def _challenge(
         Field(
             name="cards",
             label=f"cards from {who.name}'s Deck",
-            kind="list",
+            kind="lines",
             choices=own,
             required=False,
         ),
         Field(
             name="universe",
             label=f"universe cards (at most {limit} cards in all)",
-            kind="list",
+            kind="lines",
             choices=universe,
             required=False,
         ),
@@ -291,7 +293,7 @@ def _push(state: BidAndChallengeState, scene: Scene, rnd: Round, *, gm: bool) ->
             Field(
                 name="cards",
                 label=f"extra cards, rotated (up to Flow {who.flow})",
-                kind="list",
+                kind="lines",
                 choices=who.in_zone("deck"),
                 required=False,
             ),

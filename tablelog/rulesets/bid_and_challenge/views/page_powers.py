@@ -44,7 +44,7 @@ def power_forms(state: BidAndChallengeState, who: Character) -> list[PowerForm]:
                 Field(
                     name="power.cards",
                     label="the card struck (one)",
-                    kind="list",
+                    kind="lines",
                     choices=_cards_of(state, with_deck, "deck"),
                 ),
             ],
@@ -64,7 +64,7 @@ def power_forms(state: BidAndChallengeState, who: Character) -> list[PowerForm]:
                 Field(
                     name="power.cards",
                     label=f"cards restored (up to Flow {who.flow})",
-                    kind="list",
+                    kind="lines",
                     choices=_cards_of(state, with_discard, "discard"),
                 ),
             ],

@@ -32,18 +32,7 @@ def actions(state: ImprovState, viewer: str | None) -> list[Action]:
 
 def _gm_actions(state: ImprovState) -> list[Action]:
     found: list[Action] = list(table_actions(state))
-    found.append(
-        Action(
-            command=c.CreateCharacter,
-            title="Create a protagonist",
-            fields=[
-                Field(name="player", label="player"),
-                Field(name="character", label="character"),
-                Field(name="talents", label="talents", kind="list", required=False),
-            ],
-            gm=True,
-        )
-    )
+    found.append(create_character(state, None))
     found.append(
         Action(
             command=c.OpenConflict,
@@ -60,6 +49,37 @@ def _gm_actions(state: ImprovState) -> list[Action]:
     for conflict in state.open_conflicts():
         found += _gm_conflict_actions(state, conflict)
     return found
+
+
+_TALENTS = Field(
+    name="talents",
+    label="talents (one per line, e.g. Sharp eyes)",
+    kind="lines",
+    required=False,
+)
+
+
+def create_character(state: ImprovState, player: str | None) -> Action:
+    """A protagonist with its talents, one per line (`Sharp eyes` is one talent): the GM's
+    for any player (those without one suggested), or a player's own."""
+    if player is not None:
+        return Action(
+            command=c.CreateCharacter,
+            title="Create your protagonist",
+            fields=[Field(name="character", label="character's name"), _TALENTS],
+            fixed={"player": player},
+        )
+    free = sorted(p for p in state.players if p != state.gm and state.character_of(p) is None)
+    return Action(
+        command=c.CreateCharacter,
+        title="Create a protagonist",
+        fields=[
+            Field(name="player", label="player", choices=free),
+            Field(name="character", label="character's name"),
+            _TALENTS,
+        ],
+        gm=True,
+    )
 
 
 def table_actions(state: ImprovState) -> list[Action]:
@@ -306,7 +326,7 @@ def _side_actions(state: ImprovState, conflict: Conflict, side: Side, *, gm: boo
 def _player_actions(state: ImprovState, player: str) -> list[Action]:
     character = state.character_of(player)
     if character is None:
-        return []
+        return [create_character(state, player)]
     found: list[Action] = []
     others = sorted(p for p in state.players if p not in (player, state.gm))
     for conflict in state.open_conflicts():
