@@ -45,6 +45,7 @@ _MODULES: dict[str, str] = {
     "sessions": "tablelog.cli.sessions",
     "serve": "tablelog.cli.serve",
     "admin-token": "tablelog.cli.serve",
+    "admin-link": "tablelog.cli.serve",
     "demo": "tablelog.cli.demo",
     "db": "tablelog.cli.database",
     "checkpoint": "tablelog.cli.checkpoint",

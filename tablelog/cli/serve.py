@@ -12,6 +12,7 @@ import typer
 from tablelog.cli.options import JsonOption, target
 from tablelog.cli.output import emit_json, say
 from tablelog.commands.admin import first_admin_token, new_admin_token
+from tablelog.commands.admin_web import new_admin_link
 from tablelog.commands.database import EventStore, open_store, opened
 from tablelog.commands.session_policy import SESSION_IDLE_S, SessionPolicy
 from tablelog.commands.signing import KEY_FILE_ENV, key_path, load_key
@@ -182,8 +183,9 @@ def serve(
 
     Players then use the CLI with `--server http://HOST:PORT --access-token TOKEN`; the
     OpenAPI document is at /schema/openapi.json. On its first start over a database it
-    prints the admin token, which creating a campaign through the service needs. Stop it
-    with Ctrl-C.
+    prints the admin token, which creating a campaign through the service needs; on every
+    start, a one-time sign-in link for the admin page (/admin), where campaigns are created
+    from a browser. Stop it with Ctrl-C.
 
     With --smtp and --mail-from, notices to players (the table waits on you) go out by mail
     through that server; TABLELOG_SMTP_PASSWORD holds the password of the URL's user.
@@ -207,6 +209,10 @@ def serve(
         if mail is not None:
             say(f"notices by mail from {mail.mail_from} through {mail.url}", err=True)
         _announce_admin(store, open_signup)
+        # A new one on every start (an earlier one not yet used stops working): the host
+        # signs in to the admin page from the terminal it started the service in.
+        link = admin_page_link(public, new_admin_link(store))
+        say(f"admin page (this link signs in once, keep it safe): {link}")
         key = load_key(key_path(store, key_file), create=True)
         say(f"checkpoints are signed with the public key {key.public_hex}", err=True)
         app = create_app(
@@ -297,6 +303,45 @@ def _announce_admin(store: EventStore, open_signup: bool) -> None:
     say(f"admin token (shown once, keep it safe; creating a campaign here takes it): {token}")
 
 
+def admin_page_link(base: str, token: str) -> str:
+    """The admin page's sign-in link: the token in the fragment, which a browser never sends
+    to a server (so it reaches no log and no Referer)."""
+    return f"{base.rstrip('/')}/admin#token={token}"
+
+
+def admin_link(
+    ctx: typer.Context,
+    url: Annotated[
+        str,
+        typer.Option(
+            "--url",
+            help="The service's address as the admin's browser reaches it.",
+        ),
+    ] = "http://127.0.0.1:8000",
+    json: JsonOption = False,
+) -> None:
+    """Print a new one-time sign-in link for the service's admin page (/admin), where the
+    admin lists and creates campaigns and hands out each GM's sign-in link. An earlier link
+    not yet used stops working; the admin token and signed-in browsers stay as they are.
+    `tablelog serve` prints one each time it starts.
+
+    Only on the database itself (not through --server).
+
+    Example: `tablelog --db tablelog.db admin-link --url http://gm-host:8000`
+    """
+    from tablelog.commands.notices import checked_public_url
+
+    base = checked_public_url(url)
+    with opened(target(ctx), create=True) as store:
+        token = new_admin_link(store)
+    link = admin_page_link(base, token)
+    if json:
+        emit_json({"link": link, "token": token})
+        return
+    say("the admin page's sign-in link (works once, keep it safe):")
+    say(link)
+
+
 def admin_token(ctx: typer.Context, json: JsonOption = False) -> None:
     """Print a new admin token for the service over this database (shown once, stored
     hashed); the earlier one stops working. Creating a campaign through the service takes it:
@@ -319,3 +364,4 @@ def admin_token(ctx: typer.Context, json: JsonOption = False) -> None:
 def register(app: typer.Typer) -> None:
     app.command("serve")(serve)
     app.command("admin-token")(admin_token)
+    app.command("admin-link")(admin_link)

@@ -62,16 +62,19 @@ def plan_campaign(
     return CampaignCreated(campaign=key, ruleset=rules.name, gm=gm_key, options=recorded)
 
 
-def start_campaign(store: EventStore, plan: CampaignCreated) -> Created:
+def start_campaign(store: EventStore, plan: CampaignCreated, *, link: bool = False) -> Created:
     """Write a planned campaign: its first event and the GM's access token, in one transaction.
 
-    The token is stored only as a digest and cannot be shown again. A name too like an
+    The token is stored only as a digest and cannot be shown again (`link`: a sign-in link's
+    token instead of a bearer token, as the admin page hands out). A name too like an
     existing campaign's (`rec.` beside `rec`: see `campaign_key`) is refused.
     """
     token, digest = new_token()
     with store.new_campaign(plan.campaign, plan.ruleset, like=campaign_key) as tx:
         result = tx.append([Pending.of(plan, actor=plan.gm, event_id=str(uuid.uuid4()))])
-        tx.add_access_token(token_hash=digest, player=plan.gm, role="gm")
+        tx.add_access_token(
+            token_hash=digest, player=plan.gm, role="gm", kind="link" if link else "token"
+        )
     return Created(
         campaign=plan.campaign,
         ruleset=plan.ruleset,

@@ -48,15 +48,22 @@ def span(seconds: float) -> str:
 
 
 def session_ended(row: TokenRow, policy: SessionPolicy) -> None:
+    aged(row.created_at, row.used_at, policy)
+
+
+def aged(created_at: int, used_at: int | None, policy: SessionPolicy) -> None:
+    """Unauthenticated (`session-expired`) for a session `policy` has ended: idle since
+    `used_at` (or `created_at`, never used) too long, or signed in too long ago. A
+    campaign's sessions and the admin page's end alike."""
     idle_before, born_before = policy.cutoffs()
-    used = row.created_at if row.used_at is None else row.used_at
+    used = created_at if used_at is None else used_at
     if used < idle_before:
         raise Unauthenticated(
             f"this web session ended after {span(policy.idle_s)} without use; open a new "
             "sign-in link",
             code="session-expired",
         )
-    if row.created_at < born_before:
+    if created_at < born_before:
         raise Unauthenticated(
             f"this web session ended {span(policy.max_s)} after its sign-in; open a new "
             "sign-in link",

@@ -22,6 +22,7 @@ from tablelog.commands.session_policy import SessionPolicy
 from tablelog.commands.signing import key_path, load_key
 from tablelog.errors import TablelogError
 from tablelog.http import (
+    admin,
     caching,
     checkpoints,
     contacts,
@@ -133,7 +134,14 @@ def create_app(
         guards=[signed_in],
     )
     return Litestar(
-        route_handlers=[*reads.PUBLIC, *checkpoints.PUBLIC, *page.PUBLIC, *contacts.PUBLIC, signed],
+        route_handlers=[
+            *reads.PUBLIC,
+            *checkpoints.PUBLIC,
+            *page.PUBLIC,
+            *contacts.PUBLIC,
+            *admin.ROUTES,  # the admin page signs in with its own cookie (http/admin.py)
+            signed,
+        ],
         request_class=JsonRequest,
         state=state,
         on_startup=[start],

@@ -271,15 +271,46 @@ def remember(
     )
 
 
-_SERVICE_BY_DIGEST = "SELECT token_hash, role, revoked_at FROM service_tokens WHERE token_hash = ?"
+_SERVICE_BY_DIGEST = (
+    "SELECT token_hash, role, revoked_at, kind, created_at, last_used_at FROM service_tokens "
+    "WHERE token_hash = ?"
+)
+
+
+class ServiceTokenRow(msgspec.Struct, frozen=True, kw_only=True):
+    """A service token of any kind: the admin's bearer token, a sign-in link of the admin
+    page, or a browser's admin session."""
+
+    digest: str
+    role: str
+    kind: str
+    revoked: bool
+    created_at: int
+    used_at: int | None = None
+
+
+def find_service_row(store: EventStore, digest: str) -> ServiceTokenRow | None:
+    """The service token with this digest, live or not, of any kind."""
+    row = store.one_row(_SERVICE_BY_DIGEST, (digest,))
+    if row is None or not hmac.compare_digest(str(row[0]), digest):
+        return None
+    return ServiceTokenRow(
+        digest=digest,
+        role=str(row[1]),
+        kind=str(row[3]),
+        revoked=row[2] is not None,
+        created_at=int(row[4]),
+        used_at=None if row[5] is None else int(row[5]),
+    )
 
 
 def find_service_token(store: EventStore, digest: str) -> str | None:
-    """The role of the live service token with this digest, or None."""
-    row = store.one_row(_SERVICE_BY_DIGEST, (digest,))
-    if row is None or row[2] is not None or not hmac.compare_digest(str(row[0]), digest):
+    """The role of the live service bearer token with this digest, or None (a link or a
+    session of the admin page is no bearer token)."""
+    row = find_service_row(store, digest)
+    if row is None or row.revoked or row.kind != "token":
         return None
-    return str(row[1])
+    return row.role
 
 
 def live_service_tokens(conn: Connection, role: str) -> int:
@@ -289,22 +320,64 @@ def live_service_tokens(conn: Connection, role: str) -> int:
         conn.execute(text("SELECT pg_advisory_xact_lock(7810541815612712002)"))
     rows = conn.execute(
         select(service_tokens.c.token_hash).where(
-            service_tokens.c.role == role, service_tokens.c.revoked_at.is_(None)
+            service_tokens.c.role == role,
+            service_tokens.c.kind == "token",
+            service_tokens.c.revoked_at.is_(None),
         )
     )
     return len(rows.all())
 
 
-def put_service_token(conn: Connection, *, role: str, digest: str, replace: bool) -> int:
-    """Store a new service token for `role`; with `replace`, revoke its live ones first (how
-    many)."""
+def put_service_token(
+    conn: Connection, *, role: str, digest: str, replace: bool, kind: str = "token"
+) -> int:
+    """Store a new service token of `kind` for `role`; with `replace`, revoke its live ones
+    of that kind first (how many): a new admin token leaves the admin page's sessions be,
+    and a new sign-in link the admin token."""
     revoked = 0
     if replace:
         result = conn.execute(
             update(service_tokens)
-            .where(service_tokens.c.role == role, service_tokens.c.revoked_at.is_(None))
+            .where(
+                service_tokens.c.role == role,
+                service_tokens.c.kind == kind,
+                service_tokens.c.revoked_at.is_(None),
+            )
             .values(revoked_at=now_us())
         )
         revoked = int(result.rowcount or 0)
-    conn.execute(insert(service_tokens).values(token_hash=digest, role=role, created_at=now_us()))
+    conn.execute(
+        insert(service_tokens).values(token_hash=digest, role=role, kind=kind, created_at=now_us())
+    )
     return revoked
+
+
+def revoke_service_token(conn: Connection, digest: str) -> bool:
+    """Revoke the one service token with this digest (an admin link once traded, an admin
+    session signed out); whether it was still live."""
+    result = conn.execute(
+        update(service_tokens)
+        .where(service_tokens.c.token_hash == digest, service_tokens.c.revoked_at.is_(None))
+        .values(revoked_at=now_us())
+    )
+    return bool(result.rowcount)
+
+
+def touch_service_session(store: EventStore, digest: str, now: int, every: int) -> bool:
+    """Record an admin session's use at `now`, at most once every `every` microseconds (as
+    `touch_session` does for a campaign's)."""
+    with store.service_rows() as conn:
+        result = conn.execute(
+            update(service_tokens)
+            .where(
+                service_tokens.c.token_hash == digest,
+                service_tokens.c.kind == "session",
+                service_tokens.c.revoked_at.is_(None),
+                or_(
+                    service_tokens.c.last_used_at.is_(None),
+                    service_tokens.c.last_used_at <= now - every,
+                ),
+            )
+            .values(last_used_at=now)
+        )
+        return bool(result.rowcount)

@@ -94,6 +94,11 @@ service_tokens = Table(
     Column("role", String(16), nullable=False),
     Column("created_at", BigInteger, nullable=False),
     Column("revoked_at", BigInteger, nullable=True),
+    # As for access tokens: `token`, the admin's bearer token; `link`, a one-use sign-in
+    # link for the admin page (`serve` prints one), traded once for a `session`, a browser's
+    # HttpOnly cookie scoped to /admin (commands/admin_web.py). Revision 0010.
+    Column("kind", String(16), nullable=False, server_default="token"),
+    Column("last_used_at", BigInteger, nullable=True),  # a session's last use, as recorded
 )
 
 # A write through the service with an Idempotency-Key: a retry of the same request by the same

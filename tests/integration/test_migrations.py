@@ -221,6 +221,7 @@ WRITTEN_AT = {
     "0006": {"bar-fight": 58},
     "0007": {"bar-fight": 58},
     "0008": {"bar-fight": 58},
+    "0009": {"bar-fight": 58},
 }
 
 
@@ -285,3 +286,23 @@ def test_a_web_session_of_revision_0007_lives_on_counted_from_its_sign_in(tmp_pa
         store.close()
     assert [(s.player, s.role) for s in listed] == [("bob", "player")]
     assert listed[0].last_used_at == listed[0].created_at
+
+
+def test_the_admin_token_of_revision_0009_stays_a_bearer_token(tmp_path: Path) -> None:
+    """Revision 0010 gives service tokens kinds (the admin page's links and sessions); the
+    admin token a database held before is a bearer token still, and an admin-page link
+    printed now leaves it working."""
+    from tablelog.commands.admin_web import new_admin_link, open_admin_session
+    from tablelog.storage.access import live_service_tokens
+
+    copy = tmp_path / "old.db"
+    copy.write_bytes(gzip.decompress((FIXTURES / "revision-0009.db.gz").read_bytes()))
+    store = open_store(str(copy))
+    try:
+        with store.service_rows() as conn:
+            assert live_service_tokens(conn, "admin") == 1
+        open_admin_session(store, new_admin_link(store))
+        with store.service_rows() as conn:
+            assert live_service_tokens(conn, "admin") == 1
+    finally:
+        store.close()
