@@ -221,6 +221,7 @@ WRITTEN_AT = {
     "0006": {"bar-fight": 58},
     "0007": {"bar-fight": 58},
     "0008": {"bar-fight": 58},
+    "0009": {"bar-fight": 58},
 }
 
 
