@@ -43,7 +43,8 @@ class Seat(msgspec.Struct, frozen=True, kw_only=True):
 
     @property
     def signed_in(self) -> bool:
-        return any(self.live.values())
+        """A browser signed in, or a bearer token that works (an unused link is neither)."""
+        return bool(self.live.get("session") or self.live.get("token"))
 
     @property
     def summary(self) -> str:

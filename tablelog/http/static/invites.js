@@ -46,13 +46,13 @@ const tablelogInvites = (function () {
       if (error) { error.hidden = true; }
       const answer = await post(body);
       if (answer.ok) {
-        ask.hidden = true;
+        if (ask) { ask.hidden = true; }
         pending = null;
         show(await answer.json());
         refreshSeats();
         return;
       }
-      if (answer.status === 409 && !body.confirmed) {
+      if (answer.status === 409 && !body.confirmed && ask) {
         const asked = await answer.json();
         if (asked.code === "seat-held") {
           pending = Object.assign({}, body, { confirmed: true });
@@ -84,6 +84,9 @@ const tablelogInvites = (function () {
       });
     }
     if (seats) {
+      document.getElementById("seats-refresh").addEventListener("click", refreshSeats);
+      // Who signed in since: seen again whenever the GM comes back to this tab.
+      document.addEventListener("visibilitychange", () => { if (!document.hidden) { refreshSeats(); } });
       seats.addEventListener("click", (event) => {
         const button = event.target.closest("button[data-invite]");
         if (!button) { return; }
