@@ -39,7 +39,7 @@ def tl(cwd: Path, *args: str) -> str:
 
 
 def session_of(page: Any) -> str:
-    return next(c["value"] for c in page.context.cookies() if c["name"] == "tablelog_session")
+    return str(next(c["value"] for c in page.context.cookies() if c["name"] == "tablelog_session"))
 
 
 def works(url: str, session: str) -> bool:

@@ -8,9 +8,11 @@ page's session."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,6 +24,7 @@ from tablelog.commands.deliver import Policy
 from tablelog.http.app import create_app
 from tablelog.http.qr import qr_svg
 from tablelog.storage import EventStore, open_store
+from tests.integration.test_web_sign_in import tl
 
 BASE = "http://testserver.local"
 _CSRF = re.compile(r'<meta name="csrf-token" content="([0-9a-f]{64})">')
@@ -299,3 +302,15 @@ def test_the_gm_manages_webhooks_from_the_page(service: Service, gm: Browser) ->
     removed = service.send("DELETE", f"{hooks}/{hook['id']}", gm)
     assert removed.json() == {"removed": hook["id"]}
     assert service.get(hooks, gm).json() == {"webhooks": []}
+
+
+def test_the_cli_gm_link_adds_a_device_unless_replace(tmp_path: Path) -> None:
+    tl(tmp_path, "campaign", "create", "heist", "--ruleset", "improv", "--gm", "gina")
+    tl(tmp_path, "invite", "gina", "--role", "gm", "--json")  # the GM's CLI token
+    added = json.loads(tl(tmp_path, "invite", "gina", "--role", "gm", "--link", "--json").stdout)
+    assert (added["reissued"], added["revoked"]) == (False, 0)
+    again = tl(tmp_path, "invite", "gina", "--role", "gm", "--link", "--replace", "--json")
+    replaced = json.loads(again.stdout)
+    assert (replaced["reissued"], replaced["revoked"]) == (True, 2)  # the token, the first link
+    help_text = tl(tmp_path, "invite", "--help").stdout
+    assert "--replace" in help_text
