@@ -50,6 +50,14 @@ def invite(
             "(default: --server, else http://127.0.0.1:8000).",
         ),
     ] = None,
+    replace: Annotated[
+        bool,
+        typer.Option(
+            "--replace",
+            help="With --role gm --link (locally): re-issue the GM's access, ending every "
+            "earlier GM token and session, instead of adding a device.",
+        ),
+    ] = False,
 ) -> None:
     """Print a new access token for a player or an observer (shown once, stored hashed).
 
@@ -62,13 +70,19 @@ def invite(
 
     With `--link`, a link to the campaign's web page instead, the token in its fragment
     (never sent to a server); the browser trades it once for a session, so a link works
-    once. `tablelog revoke` ends that session at once.
+    once. `tablelog revoke` ends that session at once. A link for the GM (`--role gm
+    --link`, locally) adds a device: the GM's CLI token and other browsers keep working;
+    `--replace` re-issues instead (a lost device).
 
     Example: `tablelog invite bob` or `tablelog invite carol --role observer --json`; bob on
     a new laptop: `tablelog --access-token BOBS_TOKEN invite bob`; a link for a phone:
     `tablelog invite bob --link --url http://192.168.1.20:8000`
     """
     client = remote(ctx)
+    if client is not None and replace:
+        raise typer.BadParameter(
+            "--replace is for the operator, on the database", param_hint="--replace"
+        )
     if client is not None:
         name = client.campaign(campaign)
         path = f"/campaigns/{quote(name)}/players/{quote(player, safe='')}/tokens"
@@ -78,7 +92,7 @@ def invite(
     else:
         with opened(target(ctx)) as store:
             name = resolve_campaign(store, campaign)
-            given = access.grant(store, name, player, role.value, link=link)
+            given = access.grant(store, name, player, role.value, link=link, replace=replace)
         base = url or DEFAULT_URL
     address = sign_in_link(base, name, given.token) if link else None
     if json:
@@ -111,10 +125,7 @@ def invite(
 DEFAULT_URL = "http://127.0.0.1:8000"  # `tablelog serve`'s own default address
 
 
-def sign_in_link(base: str, campaign: str, token: str) -> str:
-    """The web page's address with the token in its fragment: a browser never sends a
-    fragment to a server, so the token reaches no log and no Referer."""
-    return f"{base.rstrip('/')}/campaigns/{quote(campaign, safe='')}/play#token={token}"
+sign_in_link = access.sign_in_link  # where tests and `serve` found it first
 
 
 def revoke(

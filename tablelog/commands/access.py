@@ -11,12 +11,13 @@ import hmac
 import secrets
 import uuid
 from typing import Literal
+from urllib.parse import quote
 
 import msgspec
 
-from tablelog.commands import state
+from tablelog.commands import ended, state
 from tablelog.commands.session_policy import SessionPolicy, session_ended
-from tablelog.errors import Forbidden, InvalidInput, NotFound, Unauthenticated
+from tablelog.errors import AlreadyExists, Forbidden, InvalidInput, NotFound, Unauthenticated
 from tablelog.events.base import Event
 from tablelog.events.core import AccessReissued, AccessRevoked
 from tablelog.events.envelope import Envelope, Pending
@@ -104,13 +105,14 @@ def authenticate(
                 code="link-token",
             )
         raise Unauthenticated("the access token is not known to this service")
-    if row.revoked:
+    if row.revoked:  # saying why: a page signed out by a re-issue tells its reader (ended.py)
         if row.kind == "session":
             raise Unauthenticated(
-                "this web session was signed out, ended or replaced; open a sign-in link again",
-                code="revoked-token",
+                ended.session_refusal(row.why, row.player, row.why_seq), code="revoked-token"
             )
-        raise Unauthenticated("the access token was revoked", code="revoked-token")
+        raise Unauthenticated(
+            ended.token_refusal(row.why, row.player, row.why_seq), code="revoked-token"
+        )
     used_at = None
     if row.kind == "session":
         session_ended(row, policy or SessionPolicy())
@@ -198,6 +200,8 @@ def grant(
     *,
     caller: Caller | None = None,
     link: bool = False,
+    replace: bool = False,
+    reissue: bool = True,
 ) -> Invited:
     """A new access token for `player`, shown once (`link`: a sign-in link's, which a
     browser trades once for a session; see `open_session`).
@@ -207,12 +211,20 @@ def grant(
     None, on the database) invites: a new player joins the campaign (an observer only gets a
     token); someone who has held a token here before gets the new one *in place of* every
     earlier one, which stop working, and an `access.reissued` event tells everyone. So no
-    one holds a second working token of another's seat unseen.
+    one holds a second working token of another's seat unseen. `reissue` False refuses that
+    instead (`seat-held`: the page asks the GM first).
+
+    The GM's seat is the exception: a sign-in link the operator asks for the GM adds a
+    device (the GM's CLI token and other browsers keep working; the GM's sessions list shows
+    it) unless `replace` asks for a re-issue. A bearer token for the GM is a re-issue, as
+    for anyone: a lost token must stop working.
     """
     name = player_name(player, "player name")
     if caller is not None and caller.player == name:
         return _another_device(store, campaign, caller, role, link)
     gm_only(caller, "invite")
+    if caller is None and role == "gm" and link and not replace:
+        return _gm_device(store, campaign, name, link)
     if role not in ROLES or (role == "gm" and caller is not None):
         raise InvalidInput(f"--role is player or observer; got {role!r}", code="bad-role")
     token, digest = new_token()
@@ -239,8 +251,17 @@ def grant(
                     folded.ruleset.decide(folded.state, JoinPlayer(player=player), no_shuffle)
                 )
             if holders(tx.connection, campaign=campaign, player=name):
-                revoked = revoke_tokens(tx.connection, campaign=campaign, player=name)
+                if not reissue:
+                    raise AlreadyExists(held_question(name), code="seat-held")
                 by = "operator" if caller is None else "gm"
+                at = tx.head.seq + len(events) + 1  # the AccessReissued event's: last below
+                revoked = revoke_tokens(
+                    tx.connection,
+                    campaign=campaign,
+                    player=name,
+                    why=ended.reissued(by),
+                    seq=at,
+                )
                 events.append(AccessReissued(player=name, role=role, revoked=revoked, by=by))
             actor = caller.player if caller is not None else "operator"
             gm = getattr(folded.state, "gm", None) or "gm"
@@ -270,6 +291,28 @@ def grant(
     )
 
 
+def held_question(player: str) -> str:
+    """What the GM's page asks before a re-issue."""
+    return f"{player} already has a seat; a new link signs out {player}'s other devices. Go on?"
+
+
+def _gm_device(store: EventStore, campaign: str, name: str, link: bool) -> Invited:
+    """Another sign-in link of the GM's seat, asked for by the operator: nothing ends."""
+    entry = state.entry_for(store, campaign)
+    with entry.lock, store.transaction(campaign) as tx:
+        gm_name = getattr(state.load_locked(entry, tx).state, "gm", "gm")
+        if name != gm_name:
+            raise InvalidInput(
+                f"the GM of campaign {campaign} is {gm_name}; --role gm is only for them",
+                code="bad-role",
+            )
+        token, digest = new_token()
+        tx.add_access_token(
+            token_hash=digest, player=name, role="gm", kind="link" if link else "token"
+        )
+    return Invited(token=token, player=name, role="gm")
+
+
 def _another_device(
     store: EventStore, campaign: str, caller: Caller, role: str, link: bool
 ) -> Invited:
@@ -290,6 +333,12 @@ def _another_device(
     return Invited(token=token, player=caller.player, role=caller.role)
 
 
+def sign_in_link(base: str, campaign: str, token: str) -> str:
+    """The web page's address with the token in its fragment: a browser never sends a
+    fragment to a server, so the token reaches no log and no Referer."""
+    return f"{base.rstrip('/')}/campaigns/{quote(campaign, safe='')}/play#token={token}"
+
+
 def revoke(store: EventStore, campaign: str, player: str, *, caller: Caller | None = None) -> int:
     """Revoke every live token of `player`; how many were revoked. The log says so
     (`access.revoked`, public): a committed shuffle awaits the players holding a token when
@@ -299,12 +348,18 @@ def revoke(store: EventStore, campaign: str, player: str, *, caller: Caller | No
     entry = state.entry_for(store, campaign)
     with entry.lock:
         with store.transaction(campaign) as tx:
-            count = revoke_tokens(tx.connection, campaign=campaign, player=name)
+            by = "operator" if caller is None else "gm"
+            count = revoke_tokens(
+                tx.connection,
+                campaign=campaign,
+                player=name,
+                why=ended.revoked(by),
+                seq=tx.head.seq + 1,
+            )
             if count == 0:
                 raise NotFound(
                     f"{player} has no live access token in campaign {campaign}", code="no-token"
                 )
-            by = "operator" if caller is None else "gm"
             actor = caller.player if caller is not None else "operator"
             event = AccessRevoked(player=name, revoked=count, by=by)
             written = tx.append([Pending.of(event, actor=actor, event_id=str(uuid.uuid4()))]).events
@@ -322,11 +377,17 @@ def link_seat(store: EventStore, campaign: str, link_token: str) -> dict[str, st
             code="bad-link",
         )
     if row.revoked:
-        raise Unauthenticated(
-            "this sign-in link was already used or revoked; ask the GM for a new one",
-            code="used-link",
-        )
+        raise Unauthenticated(used_link(row.why, row.player, row.why_seq), code="used-link")
     return {"player": row.player, "role": row.role}
+
+
+def used_link(why: str | None, player: str, seq: int | None) -> str:
+    said = ended.reason(why, player, seq) if why != "used" else None
+    if why == "used":
+        return "this sign-in link was already used (a link works once); ask the GM for a new one"
+    if said is None:
+        return "this sign-in link was already used or revoked; ask the GM for a new one"
+    return f"this sign-in link no longer works: {said}; ask the GM for a new one"
 
 
 def open_session(store: EventStore, campaign: str, link_token: str) -> tuple[str, Caller]:
@@ -344,9 +405,9 @@ def open_session(store: EventStore, campaign: str, link_token: str) -> tuple[str
         )
     session, session_digest = new_token()
     with store.transaction(campaign) as tx:
-        if row.revoked or not revoke_token(tx.connection, digest):
+        if row.revoked or not revoke_token(tx.connection, digest, "used"):
             raise Unauthenticated(
-                "this sign-in link was already used or revoked; ask the GM for a new one",
+                used_link(row.why if row.revoked else "used", row.player, row.why_seq),
                 code="used-link",
             )
         tx.add_access_token(
@@ -356,10 +417,11 @@ def open_session(store: EventStore, campaign: str, link_token: str) -> tuple[str
     return session, caller
 
 
-def close_session(store: EventStore, caller: Caller) -> None:
-    """Sign a browser session out: its token stops working at once (its feed ends too)."""
+def close_session(store: EventStore, caller: Caller, why: ended.Why = "signed-out") -> None:
+    """Sign a browser session out: its token stops working at once (its feed ends too).
+    `switched`: the browser signed in as another seat instead."""
     with store.transaction(caller.campaign) as tx:
-        revoke_token(tx.connection, caller.digest)
+        revoke_token(tx.connection, caller.digest, why)
 
 
 def csrf_token(session: str) -> str:

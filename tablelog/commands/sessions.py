@@ -15,6 +15,7 @@ import re
 import msgspec
 
 from tablelog.commands.access import Caller
+from tablelog.commands.ended import ended_by
 from tablelog.commands.session_policy import SessionPolicy
 from tablelog.errors import Forbidden, InvalidInput, NotFound
 from tablelog.rules.names import player_name
@@ -149,5 +150,12 @@ def end_all(
 
 def _end(store: EventStore, campaign: str, rows: list[SessionRow], caller: Caller | None) -> Ended:
     with store.transaction(campaign) as tx:
-        end_sessions(tx.connection, campaign, [row.digest for row in rows])
+        for player in sorted({row.player for row in rows}):  # each seat's, with why
+            why = ended_by(
+                None if caller is None else caller.role,
+                None if caller is None else caller.player,
+                player,
+            )
+            digests = [row.digest for row in rows if row.player == player]
+            end_sessions(tx.connection, campaign, digests, why)
     return Ended(ended=[_listed(row, caller) for row in rows])

@@ -102,6 +102,9 @@ def _html(template: str, status: int = 200, **context: Any) -> Response[str]:
     return Response(text, media_type="text/html", status_code=status, headers=_HEADERS)
 
 
+render = _html  # for the page's other route modules (invites.py)
+
+
 def _session_caller(request: AnyRequest, campaign: str) -> tuple[Caller, str] | None:
     """The caller of the request's session cookie, if it still holds for this campaign (not
     signed out, revoked, or ended by the service's `SessionPolicy`); a use of it."""
@@ -119,11 +122,27 @@ def _session_caller(request: AnyRequest, campaign: str) -> tuple[Caller, str] | 
     return caller, session
 
 
+def _signed_out_why(request: AnyRequest) -> str | None:
+    """Why this browser's session stopped working (a re-issue of its seat, another device,
+    its age), for the sign-in prompt; None without a session cookie or a known reason."""
+    session = session_cookie(request)
+    if session is None:
+        return None
+    state = request.app.state
+    try:
+        authenticate(store_of(state), session, "session", session_policy(state))
+    except Unauthenticated as refused:
+        return refused.message if refused.code in ("revoked-token", "session-expired") else None
+    except TablelogError:
+        return None
+    return None
+
+
 def _render(request: AnyRequest, campaign: str) -> Response[str]:
     name = campaign.strip().lower()
     signed = _session_caller(request, name)
     if signed is None:
-        return _html("sign_in.html", campaign=name)
+        return _html("sign_in.html", campaign=name, ended=_signed_out_why(request))
     caller, session = signed
     page = page_of(store_of(request.app.state), name, caller, head=caller.head)
     idle = span(session_policy(request.app.state).idle_s)
@@ -211,7 +230,7 @@ def _trade(request: AnyRequest, campaign: str, data: LinkToken) -> Response[Any]
         sign_ins.failed(address)
         raise
     if earlier is not None:  # this browser's cookie is replaced: its session ends with it
-        close_session(store, earlier[0])
+        close_session(store, earlier[0], "switched")
     cookie = Cookie(
         key=SESSION_COOKIE,
         value=session,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hmac
 
 import msgspec
-from sqlalchemy import and_, func, insert, not_, or_, select, text, update
+from sqlalchemy import and_, case, func, insert, not_, or_, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -29,6 +29,8 @@ class TokenRow(msgspec.Struct, frozen=True, kw_only=True):
     kind: str = "token"  # token (bearer), link (one sign-in) or session (a browser's cookie)
     created_at: int = 0
     used_at: int | None = None  # a session's last use as last recorded (`touch_session`)
+    why: str | None = None  # why it was revoked (commands/ended.py), when it was
+    why_seq: int | None = None  # the event that says so in the log, if one does
 
 
 class Remembered(msgspec.Struct, frozen=True, kw_only=True):
@@ -41,6 +43,7 @@ class Remembered(msgspec.Struct, frozen=True, kw_only=True):
 # costs less than two.
 _BY_DIGEST = (
     "SELECT t.token_hash, t.player, t.role, t.revoked_at, t.kind, t.created_at, t.last_used_at, "
+    "t.revoked_why, t.revoked_seq, "
     "c.name, c.ruleset, c.created_at, c.head_seq, c.head_hash, c.updated_at "
     "FROM access_tokens t JOIN campaigns c ON c.name = t.campaign_id WHERE t.token_hash = ?"
 )
@@ -50,7 +53,7 @@ def find_token(store: EventStore, digest: str) -> TokenRow | None:
     row = store.one_row(_BY_DIGEST, (digest,))  # every request: the driver's quick way
     if row is None:
         return None
-    token_hash, player, role, revoked_at, kind, created_at, used_at, *campaign = row
+    token_hash, player, role, revoked_at, kind, created_at, used_at, why, why_seq, *campaign = row
     if not hmac.compare_digest(str(token_hash), digest):
         return None
     head = head_of(HeadRow(*campaign))
@@ -63,6 +66,8 @@ def find_token(store: EventStore, digest: str) -> TokenRow | None:
         kind=str(kind),
         created_at=int(created_at),
         used_at=None if used_at is None else int(used_at),
+        why=None if why is None else str(why),
+        why_seq=None if why_seq is None else int(why_seq),
     )
 
 
@@ -174,9 +179,9 @@ def session_rows(
         ]
 
 
-def end_sessions(conn: Connection, campaign: str, digests: list[str]) -> int:
-    """Revoke these web sessions of `campaign` (each stops working at once); how many were
-    still live."""
+def end_sessions(conn: Connection, campaign: str, digests: list[str], why: str) -> int:
+    """Revoke these web sessions of `campaign` (each stops working at once), for reason
+    `why`; how many were still live."""
     if not digests:
         return 0
     result = conn.execute(
@@ -187,18 +192,18 @@ def end_sessions(conn: Connection, campaign: str, digests: list[str]) -> int:
             access_tokens.c.token_hash.in_(digests),
             access_tokens.c.revoked_at.is_(None),
         )
-        .values(revoked_at=now_us())
+        .values(revoked_at=now_us(), revoked_why=why)
     )
     return int(result.rowcount or 0)
 
 
-def revoke_token(conn: Connection, digest: str) -> bool:
-    """Revoke the one token with this digest (a link once traded, a session signed out);
-    whether it was still live."""
+def revoke_token(conn: Connection, digest: str, why: str) -> bool:
+    """Revoke the one token with this digest (a link once traded, a session signed out),
+    for reason `why`; whether it was still live."""
     result = conn.execute(
         update(access_tokens)
         .where(access_tokens.c.token_hash == digest, access_tokens.c.revoked_at.is_(None))
-        .values(revoked_at=now_us())
+        .values(revoked_at=now_us(), revoked_why=why)
     )
     return bool(result.rowcount)
 
@@ -220,8 +225,11 @@ def holders(conn: Connection, *, campaign: str, player: str) -> list[Holder]:
     return [Holder(role=row.role, revoked=row.revoked_at is not None) for row in rows]
 
 
-def revoke_tokens(conn: Connection, *, campaign: str, player: str) -> int:
-    """Revoke every live token of `player` in `campaign`; how many there were."""
+def revoke_tokens(
+    conn: Connection, *, campaign: str, player: str, why: str, seq: int | None = None
+) -> int:
+    """Revoke every live token of `player` in `campaign`, for reason `why` (said in the log
+    at `seq`); how many there were."""
     result = conn.execute(
         update(access_tokens)
         .where(
@@ -231,7 +239,7 @@ def revoke_tokens(conn: Connection, *, campaign: str, player: str) -> int:
                 access_tokens.c.revoked_at.is_(None),
             )
         )
-        .values(revoked_at=now_us())
+        .values(revoked_at=now_us(), revoked_why=why, revoked_seq=seq)
     )
     return int(result.rowcount or 0)
 
@@ -381,3 +389,42 @@ def touch_service_session(store: EventStore, digest: str, now: int, every: int) 
             .values(last_used_at=now)
         )
         return bool(result.rowcount)
+
+
+class SeatTokens(msgspec.Struct, frozen=True, kw_only=True):
+    """One seat's tokens: its role(s) and how many of each kind still work."""
+
+    player: str
+    roles: frozenset[str]
+    live: dict[str, int]  # kind -> live tokens (a session the service ended for its age: none)
+
+
+def seat_tokens(
+    store: EventStore, campaign: str, *, idle_before: int = 0, born_before: int = 0
+) -> list[SeatTokens]:
+    """Everyone who has held a token of `campaign`, with the live tokens of each kind."""
+    live = and_(
+        access_tokens.c.revoked_at.is_(None), not_(_session_ended(idle_before, born_before))
+    )
+    with store.engine.connect() as conn:
+        rows = conn.execute(
+            select(
+                access_tokens.c.player,
+                access_tokens.c.role,
+                access_tokens.c.kind,
+                func.sum(case((live, 1), else_=0)).label("live"),
+            )
+            .where(access_tokens.c.campaign_id == campaign)
+            .group_by(access_tokens.c.player, access_tokens.c.role, access_tokens.c.kind)
+        ).all()
+    roles: dict[str, set[str]] = {}
+    counts: dict[str, dict[str, int]] = {}
+    for player, role, kind, count in rows:
+        roles.setdefault(str(player), set()).add(str(role))
+        if count:
+            kinds = counts.setdefault(str(player), {})
+            kinds[str(kind)] = kinds.get(str(kind), 0) + int(count)
+    return [
+        SeatTokens(player=p, roles=frozenset(r), live=counts.get(p, {}))
+        for p, r in sorted(roles.items())
+    ]

@@ -81,6 +81,12 @@ access_tokens = Table(
     # minute, commands/access.py's SessionPolicy): the service ends a session idle too long.
     # NULL for other kinds, and for sessions of before revision 0008 (then created_at counts).
     Column("last_used_at", BigInteger, nullable=True),
+    # Why it stopped working (revision 0010; NULL while live, and for tokens revoked before):
+    # `reissued-gm`, `revoked-operator`, `ended-self`, `signed-out`, ... (commands/ended.py),
+    # and the seq of the event that says so in the log, if one does. A page signed out by a
+    # re-issue tells its reader why.
+    Column("revoked_why", String(32), nullable=True),
+    Column("revoked_seq", BigInteger, nullable=True),
     Index(None, "campaign_id", "player"),
 )
 

@@ -222,6 +222,7 @@ WRITTEN_AT = {
     "0007": {"bar-fight": 58},
     "0008": {"bar-fight": 58},
     "0009": {"bar-fight": 58},
+    "0010": {"bar-fight": 58},
 }
 
 

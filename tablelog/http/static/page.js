@@ -376,7 +376,11 @@
         contribute();
       });
       feed.addEventListener("alive", heard);
-      feed.addEventListener("revoked", () => ended("Signed out: your access was revoked or your session ended. Ask the GM for a new link."));
+      feed.addEventListener("revoked", async () => {  // the service says why (a re-issue, ...)
+        feed.close();
+        const why = await fetch(base(campaign) + "/play/table", { credentials: "same-origin" });
+        ended("Signed out: " + (why.status === 401 ? await sentence(why) : "your access was revoked or your session ended. Ask the GM for a new link."));
+      });
       feed.onerror = () => {
         if (signedOut) { return; }
         down();
@@ -761,6 +765,7 @@
       base: base(campaign), headers: headers, sentence: sentence, ended: ended, gm: page.dataset.role === "gm",
     });
     tablelogNotices.start({ base: base(campaign), headers: headers, sentence: sentence });
+    tablelogInvites.start({ base: base(campaign), headers: headers, sentence: sentence });
     follow();
     showKey();
     showKept();
