@@ -105,10 +105,13 @@ def test_with_javascript_off_nothing_is_sent_and_nothing_lands_in_an_address(
         page.goto(f"{url}/campaigns/heist/play")
         assert "needs its script to send moves" in page.locator("#no-script-notice").inner_text()
         before = head_seq(tmp_path / "t.db", "heist")
-        forms = page.locator("form.action")
-        assert forms.count() > 0
-        for method in forms.evaluate_all("fs => fs.map(f => f.method)"):
+        forms = page.locator("form")
+        assert page.locator("form.action").count() > 0
+        # Every form of the page (the table's, the invites', the notices') posts, to the
+        # page that says nothing was sent.
+        for method, action in forms.evaluate_all("fs => fs.map(f => [f.method, f.action])"):
             assert method == "post"
+            assert action == f"{url}/campaigns/heist/play/no-script"
 
         # A form sent without the script: posted, answered "nothing was sent", nothing appended.
         created = page.locator("form.action", has=page.locator("legend", has_text="protagonist"))
