@@ -55,7 +55,7 @@ class Form(msgspec.Struct, frozen=True, kw_only=True):
     seals: Sealed | None = None
     opens: Sealed | None = None
     confirm: str = ""  # asked once before it is sent (`Action.confirm`)
-    preview: bool = False  # what it will do is shown before it is sent
+    preview: Literal["", "public", "own"] = ""  # what it will do, shown first (`Action`)
 
     @property
     def id(self) -> str:

@@ -119,9 +119,14 @@ class Action(msgspec.Struct, frozen=True, kw_only=True):
     # for what the form holds in that field, as shown ("Give {card} to {to}? This cannot be
     # undone."). The page shows with it what the step will do (commands/preview.py).
     confirm: str = ""
-    # A costly step shows what it will do (its effect, a price, what is left) and asks
-    # before it is sent, even without a question of its own.
-    preview: bool = False
+    # A costly step shows what it will do (its effect, a price, what is left) as it is filled
+    # in, and asks before it is sent, even without a question of its own. "public": it says
+    # what the whole table will see of the step (an event any part of which an observer
+    # would not see stays unsaid: a card drawn into a hand). "own": it says what the caller
+    # will see, the caller's hidden part too; only for a step whose outcome depends on
+    # nothing the caller may not see (their own choice and the table as it stands, never a
+    # deck's order): the ruleset vouches for that by choosing "own".
+    preview: Literal["", "public", "own"] = ""
 
 
 DEADLINE_MINUTES = 24 * 60  # what the deadline form offers first: a day

@@ -189,7 +189,9 @@ def _conflict_actions(
                     title=f"Buy {ch.display}'s pool",
                     fields=fields,
                     fixed=fixed,
-                    preview=True,  # its price in Intensity, before it is paid
+                    # Its price in Intensity before it is paid: the buyer's own choice on
+                    # the table as it stands, nothing drawn.
+                    preview="own",
                     probe=c.AssemblePool(conflict=key, actor=ch.key, base=base),
                     conflict=key,
                     gm=gm,
@@ -221,7 +223,7 @@ def _conflict_actions(
                     title=f"{ch.display} cedes",
                     fixed=fixed,
                     confirm=f"{ch.display} cedes? This cannot be undone.",
-                    preview=True,
+                    preview="public",
                     probe=c.Cede(conflict=key, actor=ch.key),
                     conflict=key,
                     gm=gm,
