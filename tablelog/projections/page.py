@@ -251,7 +251,7 @@ def generic_panels(
                 facts=[(k, str(view[k])) for k in ("kind", "status") if k in view],
                 lines=list(lines),
                 conflict=key,
-                result=beats_result(summary.get("beats", []), {viewer} - {None}),
+                result=beats_result(summary.get("beats", []), [viewer] if viewer else []),
                 story=[str(s) for s in summary.get("outcome", []) if isinstance(s, str)],
                 closed=closed,
             )
