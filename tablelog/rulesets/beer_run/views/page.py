@@ -260,6 +260,9 @@ def _allocation(
                 f"{flow.required_pips(state, compared, who)} pip(s) off {target.display}'s dice",
                 fields=pips_fields(target),
                 fixed={"conflict": conflict.key, "by": who, "against": target.key},
+                # Said as the steppers move: the dice it leaves, or that the pips must
+                # still add up to what was kept.
+                preview="public",
                 conflict=conflict.key,
                 gm=gm,
             )
