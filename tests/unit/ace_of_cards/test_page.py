@@ -113,7 +113,10 @@ def test_a_player_is_offered_what_its_aces_may_do_now(new: Tables) -> None:
     assert fields["mp"].kind == "number"
     assert fields["cards"].choices == KIT_HAND
     assert fields["targets"].choices == ["goblin", "ogre"]
-    assert fields["jokers"].kind == "pairs"  # Kit holds a joker: JK1=5H
+    assert fields["jokers"].kind == "pairs"  # Kit holds a joker
+    # Its example is made of Kit's own cards: one naming a card Kit does not hold (once
+    # `JK1=5H`) reads as a card of the table, and its code is another Ace's hand's too.
+    assert fields["jokers"].label == "each joker as a card (JK1=3C: played as 3♣)"
     # Rin has Mulligan (SL 1) and no Trap Card.
     assert "Mulligan: Rin discards and draws as many" in titles(page(store, "rin"))
     waiting = panel(page(store, "rin"), "conflict-c1").waiting
