@@ -41,8 +41,6 @@ from tests.support.server import running_service
 
 CAMPAIGN = "aces"
 SHOTS = os.environ.get("TABLELOG_SCREENSHOTS")  # the docs folder: the phone's page goes there
-DEBUG = os.environ.get("ACE_DEBUG")
-SHOT = 0
 SKILLS = {"magic-cards": 2, "mulligan": 3, "trap-card": 2, "double-or-nothing": 1, "high-or-low": 1}
 
 
@@ -91,18 +89,6 @@ class Game:
     def check(self, *, axe: bool = False) -> None:
         """Every page as of the head: no hand but one's own, nothing past the phone's edge."""
         self.settle()
-        if DEBUG:
-            global SHOT
-            SHOT += 1
-            for who, page in self.table.everyone().items():
-                height = page.evaluate("() => document.documentElement.scrollHeight")
-                size = page.viewport_size
-                for i in range(min(4, height // size["height"] + 1)):
-                    page.screenshot(
-                        path=f"{DEBUG}/{SHOT:02d}-{who}-{i}.png",
-                        full_page=True,
-                        clip={"x": 0, "y": i * size["height"], **size},
-                    )
         piles = self.cards()
         for pile in piles.values():
             self.face_up.update(pile.discard)
@@ -112,18 +98,27 @@ class Game:
             others = {key: p for key, p in piles.items() if key != own[who]}
             hidden = {card for p in others.values() for card in p.hand}
             holds_none_of(page, sorted(hidden - mine - self.face_up))
-            for key in others:
-                name = key.capitalize()
-                shown = page.locator(f'.card[aria-label^="{name}\'s hand"]:not(.back)')
-                assert shown.count() == 0, (who, name)
+            for key, pile in others.items():  # in the conflict's grid: card backs only
+                name = f'.card[aria-label^="{key.capitalize()}\'s hand"]'
+                assert page.locator(name + ":not(.back)").count() == 0, (who, key)
+                assert page.locator(name + ".back").count() == len(pile.hand), (who, key)
         nothing_cut_off(self.table.phone)
         if axe:
             check_accessibility(self.table.everyone())
 
+    def done(self, page: Any, title: str, **values: str | bool | int) -> None:
+        """Send the form `title` on `page` once the page has caught up, and see it taken."""
+        refused = self.send(page, title, **values)
+        assert refused is None, (title, refused)
 
-def done(page: Any, title: str, **values: str | bool | int) -> None:
-    refused = act(page, title, **values)
-    assert refused is None, (title, refused)
+    def send(self, page: Any, title: str, **values: str | bool | int) -> str | None:
+        """Send the form `title` on `page` once the page has caught up: the refusal, or None."""
+        settled(page, head_seq(self.db, CAMPAIGN))
+        return act(page, title, **values)
+
+
+def conflict(page: Any) -> str:
+    return str(page.locator("#conflict-c1").inner_text())
 
 
 def pair_plan(hand: list[str], deck: list[str]) -> tuple[list[str], list[str]]:
@@ -185,26 +180,26 @@ def build_aces(game: Game) -> None:
     t = game.table
     for page, name in ((t.desk, "Kit"), (t.phone, "Nia")):
         assert offered(page) == {"Create your character"}
-        done(page, "Create your character", character=name, hp=40, mp=35)
-        done(page, f"Take the Ace of Cards class for {name} (its deck)", benefit="mp")
-        refused = act(page, "Set a skill level", skill="magic-cards", sl=4)
+        game.done(page, "Create your character", character=name, hp=40, mp=35)
+        game.done(page, f"Take the Ace of Cards class for {name} (its deck)", benefit="mp")
+        refused = game.send(page, "Set a skill level", skill="magic-cards", sl=4)
         assert refused is not None
         assert "3" in refused, refused
         for skill, sl in SKILLS.items():
-            done(page, "Set a skill level", skill=skill, sl=sl)
+            game.done(page, "Set a skill level", skill=skill, sl=sl)
     game.settle()
     with game.state() as state:
         for key in ("kit", "nia"):
             who = state.characters[key]
             assert (who.max_mp, who.mp, who.cards is not None) == (40, 40, True)
             assert {k.replace("_", "-"): v for k, v in who.skills.items()} == SKILLS
-    done(t.gm, "Start a session")
+    game.done(t.gm, "Start a session")
     game.check(axe=True)
 
 
 def open_conflict(game: Game) -> None:
     t = game.table
-    done(t.gm, "Open a conflict", party="kit nia", enemies="Goblin", conflict="c1")
+    game.done(t.gm, "Open a conflict", party="kit nia", enemies="Goblin", conflict="c1")
     game.check()
     assert len(t.desk.locator(".card.mine").all()) >= 5
     piles = game.cards()
@@ -213,18 +208,21 @@ def open_conflict(game: Game) -> None:
 
 def play(game: Game) -> None:
     t = game.table
-    done(t.desk, "Kit acts", text="Kit draws her cards with a flourish")
+    game.done(t.desk, "Kit acts", text="Kit draws her cards with a flourish")
     # The goblin acts; bob answers with a Trap Card on the suit of his deck's bottom card
     # (read from the database: a hit), and casts the free spell it allows.
-    done(t.gm, "An enemy acts", actor="goblin", text="The goblin throws a spear at Nia")
+    game.done(t.gm, "An enemy acts", actor="goblin", text="The goblin throws a spear at Nia")
     nia = game.cards()["nia"]
     bottom = nia.deck[-1]
     suit = "C" if is_joker(bottom) else suit_of(bottom)
-    done(t.phone, "Trap Card: Nia names a suit", suit=suit)
+    game.done(t.phone, "Trap Card: Nia names a suit", suit=suit)
     game.settle()
+    assert "a hit" in conflict(t.phone)
     assert "Nia's free spell (Trap Card hit)" in offered(t.phone)
-    done(t.phone, "Nia's free spell (Trap Card hit)", spell="Frost needle", mp=10)
+    game.done(t.phone, "Nia's free spell (Trap Card hit)", spell="Frost needle", mp=10)
     game.check()
+    for page in t.everyone().values():
+        assert "nia casts Frost needle for free (10 MP paid)" in conflict(page)
     # A set matching no effect: refused with the rules' sentence, then, with "play it
     # anyway" ticked, the guard's preview says what it does, and ann cancels.
     kit = game.cards()["kit"]
@@ -233,7 +231,7 @@ def play(game: Game) -> None:
     if magic_pair(kit.hand):  # else the title says at once that no set matches an effect
         assert title == "Magic Cards: Kit resolves a set"
     magic = form(t.desk, title)
-    refused = act(t.desk, title, mp=10, cards=" ".join(nothing))
+    refused = game.send(t.desk, title, mp=10, cards=" ".join(nothing))
     assert refused is not None
     assert "matches no effect" in refused, refused
     seq = head_seq(game.db, CAMPAIGN)
@@ -248,7 +246,7 @@ def play(game: Game) -> None:
     assert head_seq(game.db, CAMPAIGN) == seq  # nothing was sent
     # A Mulligan that leaves a Magic Pair in the hand (the deck's order is the database's).
     out, pair = pair_plan(kit.hand, kit.deck)
-    done(t.desk, "Mulligan: Kit discards and draws as many", cards=" ".join(out))
+    game.done(t.desk, "Mulligan: Kit discards and draws as many", cards=" ".join(out))
     game.check()
     assert all(card in game.cards()["kit"].hand for card in pair)
     plain = next(card for card in pair if not is_joker(card))
@@ -257,13 +255,14 @@ def play(game: Game) -> None:
     if jokers:
         values["jokers"] = " ".join(f"{j}={value_of(plain)}{suit_of(plain)}" for j in jokers)
     values["damage_type"] = kit.suit_types[suit_of(plain)]
-    done(t.desk, "Magic Cards: Kit resolves a set", **values)
+    game.done(t.desk, "Magic Cards: Kit resolves a set", **values)
     game.check()
+    assert "-> Magic Pair" in conflict(t.phone)
     with game.state() as state:
         assert state.characters["kit"].free_attack is not None
         assert state.characters["kit"].mp == 30
     # The pair's free attack, Double or Nothing declared on it, then rolled.
-    done(
+    game.done(
         t.desk,
         "Magic Pair: Kit's free attack (an Accuracy Check)",
         dice="8 10",
@@ -273,27 +272,41 @@ def play(game: Game) -> None:
     )
     game.settle()
     check = "k1"
-    done(t.desk, f"Double or Nothing on Kit's check {check}")
+    game.done(t.desk, f"Double or Nothing on Kit's check {check}")
     game.settle()
-    if SHOTS:
-        t.phone.screenshot(path=str(Path(SHOTS) / "web-phone-ace-of-cards.png"), full_page=True)
+    if SHOTS:  # the phone's page mid-conflict, down to its first form
+        top = t.phone.locator("#conflict-c1 form.action").first.evaluate(
+            "e => e.getBoundingClientRect().top + window.scrollY"
+        )
+        t.phone.screenshot(
+            path=str(Path(SHOTS) / "web-phone-ace-of-cards.png"),
+            full_page=True,
+            clip={"x": 0, "y": 0, "width": 360, "height": top - 8},
+        )
     game.check(axe=True)
-    done(t.desk, f"Roll Kit's check {check} (d8 + d10, DL 9)")
+    game.done(t.desk, f"Roll Kit's check {check} (d8 + d10, DL 9)")
     game.settle()
     # A critical doubles the damage; anything else is a critical failure (don_miss=fumble):
     # either way High or Low opens.
+    with game.state() as state:
+        rolled = state.conflicts["c1"].checks["k1"].values
+    assert rolled is not None
+    crit = rolled[0] == rolled[1] >= 6
+    said = "double or nothing doubles it" if crit else "double or nothing without a critical"
+    for page in t.everyone().values():
+        assert said in conflict(page)
     assert "High or Low: Kit draws 1 card" in offered(t.desk)
-    done(t.desk, "High or Low: Kit draws 1 card")
+    game.done(t.desk, "High or Low: Kit draws 1 card")
     game.settle()
     discard = game.cards()["kit"].hand[0]
-    done(t.desk, "High or Low: Kit discards 1 card", card=discard)
+    game.done(t.desk, "High or Low: Kit discards 1 card", card=discard)
     game.check()
     # The GM calls a Clock Check for bob's Nia, which bob rolls on the phone.
-    done(t.gm, "Call a Check", character="nia", kind="clock", dice="10 10", dl=10)
+    game.done(t.gm, "Call a Check", character="nia", kind="clock", dice="10 10", dl=10)
     game.settle()
-    done(t.phone, "Roll Nia's check k2 (d10 + d10, DL 10)")
-    done(t.gm, "Adjust a character's HP", character="kit", delta=-12, reason="the spear")
-    done(t.gm, "Adjust a character's MP", character="nia", delta=5, reason="an ether")
+    game.done(t.phone, "Roll Nia's check k2 (d10 + d10, DL 10)")
+    game.done(t.gm, "Adjust a character's HP", character="kit", delta=-12, reason="the spear")
+    game.done(t.gm, "Adjust a character's MP", character="nia", delta=5, reason="an ether")
     game.check()
     with game.state() as state:
         assert state.characters["kit"].hp == 28
@@ -302,9 +315,12 @@ def play(game: Game) -> None:
 
 def end(game: Game) -> None:
     t = game.table
-    done(t.gm, "End the conflict (every card put away)")
-    done(t.gm, "End the session")
+    game.done(t.gm, "End the conflict (every card put away)")
+    game.done(t.gm, "End the session")
     game.check(axe=True)
+    for page in t.everyone().values():
+        assert "Conflict c1 (ended)" in conflict(page)
+    assert "Start a session" in offered(t.gm)
     with game.state() as state:
         assert state.open_conflicts() == []
         assert all(who.pile is None for who in state.characters.values())
