@@ -49,7 +49,7 @@ def actions(state: AceState, viewer: str | None) -> list[Action]:
         if role == "gm":
             found += gm_conflict(state, conflict)
         elif inside:  # a player calls its own characters' Checks (the GM anyone's)
-            found.append(call_check(conflict, [who.key for who in inside], gm=False))
+            found.append(call_check(conflict, inside, gm=False))
     return found
 
 
