@@ -208,10 +208,10 @@ def open_conflict(game: Game) -> None:
 
 def play(game: Game) -> None:
     t = game.table
-    game.done(t.desk, "Kit acts", text="Kit draws her cards with a flourish")
+    game.done(t.desk, "Kit acts", text="draws her cards with a flourish")
     # The goblin acts; bob answers with a Trap Card on the suit of his deck's bottom card
     # (read from the database: a hit), and casts the free spell it allows.
-    game.done(t.gm, "An enemy acts", actor="goblin", text="The goblin throws a spear at Nia")
+    game.done(t.gm, "An enemy acts", actor="goblin", text="throws a spear at Nia")
     nia = game.cards()["nia"]
     bottom = nia.deck[-1]
     suit = "C" if is_joker(bottom) else suit_of(bottom)
