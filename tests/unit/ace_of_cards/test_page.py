@@ -97,6 +97,22 @@ def test_the_gm_runs_the_table_and_sees_no_hand(new: Tables) -> None:
     assert "Open a conflict" not in titles(gm)
 
 
+def test_a_character_to_choose_is_shown_by_its_name(new: Tables) -> None:
+    """Issue 29's campaign in a browser: the GM's and the players' character choices showed
+    the keys the commands take ("kit"); they show each name as typed, and send the key."""
+    store = two_aces(new).store
+    for who, role, titled in (
+        ("gm", "gm", ["Set a skill level", "Adjust a character's HP", "Call a Check"]),
+        ("kit", "player", ["Set a skill level", "Call a Check"]),
+    ):
+        forms = {f.title: f for f in page(store, who, role).forms}
+        for title in titled:
+            field = next(f for f in forms[title].fields if f.name == "character")
+            names = ["Kit", "Rin"] if role == "gm" else ["Kit"]
+            assert field.shown == names, (who, title)
+            assert field.choices == [name.lower() for name in names], (who, title)
+
+
 def test_a_player_is_offered_what_its_aces_may_do_now(new: Tables) -> None:
     table = two_aces(new)
     store = table.store
@@ -113,7 +129,10 @@ def test_a_player_is_offered_what_its_aces_may_do_now(new: Tables) -> None:
     assert fields["mp"].kind == "number"
     assert fields["cards"].choices == KIT_HAND
     assert fields["targets"].choices == ["goblin", "ogre"]
-    assert fields["jokers"].kind == "pairs"  # Kit holds a joker: JK1=5H
+    assert fields["jokers"].kind == "pairs"  # Kit holds a joker
+    # Its example is made of Kit's own cards: one naming a card Kit does not hold (once
+    # `JK1=5H`) reads as a card of the table, and its code is another Ace's hand's too.
+    assert fields["jokers"].label == "each joker as a card (JK1=3C: played as 3♣)"
     # Rin has Mulligan (SL 1) and no Trap Card.
     assert "Mulligan: Rin discards and draws as many" in titles(page(store, "rin"))
     waiting = panel(page(store, "rin"), "conflict-c1").waiting

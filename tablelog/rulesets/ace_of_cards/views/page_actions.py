@@ -49,7 +49,7 @@ def actions(state: AceState, viewer: str | None) -> list[Action]:
         if role == "gm":
             found += gm_conflict(state, conflict)
         elif inside:  # a player calls its own characters' Checks (the GM anyone's)
-            found.append(call_check(conflict, [who.key for who in inside], gm=False))
+            found.append(call_check(conflict, inside, gm=False))
     return found
 
 
@@ -232,9 +232,7 @@ def _magic_cards(
     ]
     if any(is_joker(card) for card in pile.hand):
         fields.append(
-            Field(
-                name="jokers", label="each joker as a card (JK1=5H)", kind="pairs", required=False
-            )
+            Field(name="jokers", label=_joker_label(pile.hand), kind="pairs", required=False)
         )
     fields += [
         Field(
@@ -290,6 +288,17 @@ def _magic_cards(
         conflict=key,
         gm=gm,
     )
+
+
+def _joker_label(hand: list[str]) -> str:
+    """The jokers field's label, its example made of the hand's own cards (a joker played
+    as another card of the hand): an example naming a card the Ace does not hold would
+    read as a card of the table, and the viewer's own are the only ones its page names."""
+    joker = next(card for card in hand if is_joker(card))
+    other = next((card for card in hand if not is_joker(card)), None)
+    if other is None:
+        return f"each joker as a card ({joker}=5H: played as {pretty('5H')})"
+    return f"each joker as a card ({joker}={other}: played as {pretty(other)})"
 
 
 def _check_actions(

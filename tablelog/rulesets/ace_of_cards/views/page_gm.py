@@ -7,19 +7,24 @@ from __future__ import annotations
 
 from tablelog.projections.page import Action, Field, clock_actions
 from tablelog.rulesets.ace_of_cards.rules import commands as c
-from tablelog.rulesets.ace_of_cards.rules.state import AceState, Conflict
-from tablelog.rulesets.ace_of_cards.views.page_setup import build_decks, create_character, set_skill
+from tablelog.rulesets.ace_of_cards.rules.state import AceState, Character, Conflict
+from tablelog.rulesets.ace_of_cards.views.page_setup import (
+    build_decks,
+    character_field,
+    create_character,
+    set_skill,
+)
 
 _TEXT = "…"  # what a probe says where the person will write their own words
 
 
-def call_check(conflict: Conflict, characters: list[str], *, gm: bool) -> Action:
+def call_check(conflict: Conflict, characters: list[Character], *, gm: bool) -> Action:
     key = conflict.key
     return Action(
         command=c.CallCheck,
         title="Call a Check",
         fields=[
-            Field(name="character", label="character", kind="choice", choices=characters),
+            character_field(characters),
             Field(
                 name="kind",
                 label="kind",
@@ -41,7 +46,9 @@ def call_check(conflict: Conflict, characters: list[str], *, gm: bool) -> Action
             Field(name="double", label="Double or Nothing", kind="flag"),
         ],
         fixed={"conflict": key},
-        probe=c.CallCheck(conflict=key, character=characters[0], kind="other", dice=[6, 6], dl=10),
+        probe=c.CallCheck(
+            conflict=key, character=characters[0].key, kind="other", dice=[6, 6], dl=10
+        ),
         conflict=key,
         gm=gm,
     )
@@ -70,7 +77,7 @@ def gm_conflict(state: AceState, conflict: Conflict) -> list[Action]:
             )
         )
     if conflict.party:
-        found.append(call_check(conflict, list(conflict.party), gm=True))
+        found.append(call_check(conflict, [state.characters[k] for k in conflict.party], gm=True))
     found.append(
         Action(
             command=c.EndConflict,
@@ -98,7 +105,7 @@ def gm_table(state: AceState) -> list[Action]:
     everyone = [state.characters[key] for key in names]
     found += build_decks([who for who in everyone if who.conflict is None], gm=True)
     found += set_skill(everyone, gm=True)
-    who = Field(name="character", label="character", kind="choice", choices=names)
+    who = character_field(everyone)
     for command, what in ((c.AdjustHP, "HP"), (c.AdjustMP, "MP")):
         found.append(
             Action(

@@ -77,17 +77,29 @@ def build_decks(characters: list[Character], *, gm: bool) -> list[Action]:
     ]
 
 
+def character_field(characters: list[Character]) -> Field:
+    """A choice of one of `characters`, each shown by its name as typed ("Kit", not the key
+    "kit" the command takes)."""
+    return Field(
+        name="character",
+        label="character",
+        kind="choice",
+        choices=[who.key for who in characters],
+        shown=[who.display for who in characters],
+    )
+
+
 def set_skill(characters: list[Character], *, gm: bool) -> list[Action]:
     """A skill's level, for the characters with the class (the rules cap each skill)."""
-    names = [who.key for who in characters if who.cards is not None]
-    if not names:
+    aces = [who for who in characters if who.cards is not None]
+    if not aces:
         return []
     return [
         Action(
             command=c.SetSkillLevel,
             title="Set a skill level",
             fields=[
-                Field(name="character", label="character", kind="choice", choices=names),
+                character_field(aces),
                 Field(
                     name="skill",
                     label="skill",
