@@ -37,6 +37,20 @@ def panels(state: BeerRunState, viewer: str | None) -> list[Panel]:
                 conflict=conflict.key,
             )
         )
+    ended = _last_ended(state)
+    if ended is not None:  # a cede ends it by itself: everyone still reads how it ended
+        found.append(
+            Panel(
+                key=f"conflict-{ended.key}",
+                title=f"Conflict {ended.key} (ended)",
+                facts=[
+                    ("rounds", str(len(ended.rounds))),
+                    *((side, ", ".join(m)) for side, m in ended.sides.items()),
+                ],
+                lines=text.conflict_lines(views.show_view(state, ended, seen)),
+                conflict=ended.key,
+            )
+        )
     characters = [views.character_view(state, c, seen) for _, c in sorted(state.characters.items())]
     found.append(
         Panel(
@@ -58,6 +72,12 @@ def panels(state: BeerRunState, viewer: str | None) -> list[Panel]:
         )
     )
     return found
+
+
+def _last_ended(state: BeerRunState) -> Conflict | None:
+    """Of the conflicts that ended, the one opened last (its outcome stays on the page)."""
+    ended = [conflict for conflict in state.conflicts.values() if conflict.status == "ended"]
+    return ended[-1] if ended else None
 
 
 def _mine(state: BeerRunState, viewer: str) -> list[Character]:

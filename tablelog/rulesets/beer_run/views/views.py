@@ -149,7 +149,8 @@ def show_view(state: BeerRunState, conflict: Conflict, viewer: str | None) -> di
         if live
         else [],
         "rounds": [
-            round_view(state, rnd, viewer, live=i == last and conflict.status == "open")
+            # A pool bought and never rolled stays its buyer's after an end, as in the log.
+            round_view(state, rnd, viewer, live=i == last)
             for i, rnd in enumerate(conflict.rounds)
         ],
     }
