@@ -17,11 +17,13 @@ import os
 from pathlib import Path
 from typing import Any
 
+from tablelog.commands import state
 from tablelog.commands.database import opened
 from tablelog.commands.reads import show
 from tests.e2e.browser import act, chromium, form, head_seq, offered, settled
 from tests.e2e.campaign_pages import Table, holds_none_of, nothing_cut_off, seat_table
 from tests.e2e.test_web_browser import check_accessibility
+from tests.e2e.test_web_campaign_improv import inner_fits
 from tests.support.server import running_service
 
 SHOTS = os.environ.get("TABLELOG_SCREENSHOTS")  # the docs folder, to refresh the README's
@@ -82,6 +84,7 @@ class Campaign:
             except AssertionError as leak:
                 raise AssertionError(f"{stage}: {who}'s page holds {leak}") from None
         nothing_cut_off(self.table.phone)
+        inner_fits(self.table.phone, "#sessions .scroll")
         if axe:
             check_accessibility(self.seats)
 
@@ -154,6 +157,17 @@ def play_first_round(t: Campaign) -> None:
     t.check("helper bought")
     assert t.act(bob, "Roll Cara's pool") is None
     t.check("helper rolled")
+    # What the helping roll gave (a situation die for ann) or cost (a penalty die for bob):
+    # in sight on every page, since they count in later rolls.
+    with opened(str(t.cwd / "t.db")) as store, state.reading(store, "pub") as folded:
+        special = {
+            key: [f"{d.kind} d{d.size} x{d.uses}" for d in folded.state.characters[key].special]
+            for key in ("alice", "cara")
+        }
+    for page in t.seats.values():
+        for key, dice in special.items():
+            row = page.locator("#characters tbody tr", has_text=key.title()).inner_text()
+            assert all(die in row for die in dice), (key, dice, row)
     # Pools: ann buys one extra die (1 + 1 = 2 Intensity), hidden from the others.
     before = t.intensity("gm", "Alice")
     assert t.act(ann, "Buy Alice's pool", extras="brawl") is None

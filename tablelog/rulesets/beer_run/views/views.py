@@ -149,8 +149,7 @@ def show_view(state: BeerRunState, conflict: Conflict, viewer: str | None) -> di
         if live
         else [],
         "rounds": [
-            # A pool bought and never rolled stays its buyer's after an end, as in the log.
-            round_view(state, rnd, viewer, live=i == last)
+            round_view(state, rnd, viewer, live=i == last and conflict.status == "open")
             for i, rnd in enumerate(conflict.rounds)
         ],
     }
