@@ -23,7 +23,7 @@ from tablelog.commands.reads import show
 from tests.e2e.browser import act, chromium, form, head_seq, offered, settled
 from tests.e2e.campaign_pages import Table, holds_none_of, nothing_cut_off, seat_table
 from tests.e2e.test_web_browser import check_accessibility
-from tests.e2e.test_web_campaign_improv import inner_fits
+from tests.e2e.test_web_campaign_improv import inner_fits, phone_shot
 from tests.support.server import running_service
 
 SHOTS = os.environ.get("TABLELOG_SCREENSHOTS")  # the docs folder, to refresh the README's
@@ -90,7 +90,7 @@ class Campaign:
 
     def intensity(self, who: str, character: str) -> str:
         row = self.seats[who].locator("#characters tbody tr", has_text=character)
-        return str(row.locator("td").nth(1).inner_text())
+        return str(row.locator("td").nth(1).inner_text()).split()[-1]  # past a phone's label
 
 
 def test_a_beer_run_campaign_from_pages_alone(tmp_path: Path) -> None:
@@ -183,7 +183,7 @@ def play_first_round(t: Campaign) -> None:
     assert t.act(gm, "Buy Dan's pool") is None
     t.check("pools bought", axe=True)
     if SHOTS:
-        bob.screenshot(path=Path(SHOTS) / "web-phone-beer-run.png", full_page=True)
+        phone_shot(bob, "#characters", Path(SHOTS) / "web-phone-beer-run.png")
     assert t.act(ann, "Roll Alice's pool") is None
     t.check("alice rolled")
     assert t.act(gm, "Roll Dan's pool") is None
