@@ -47,11 +47,16 @@ def test_each_phase_offers_what_the_round_waits_for(new: Tables) -> None:
     assert table.state.characters["alice"].dead
     assert titles(page(store, "alice")) == ["Alice: allocate 1 pip(s) off Bob's dice"]
     table.given(allocate("Alice", "Bob", Resolve=1))
-    # One side left standing: the conflict is over; it stays, as it ended, with no forms.
+    # One side left standing: the conflict is over, its forms gone; it stays, as it ended.
     assert table.state.conflicts["c1"].status == "ended"
-    ended, characters = page(store, "gm", "gm").panels
-    assert (ended.key, ended.closed, characters.key) == ("conflict-c1", True, "characters")
-    assert ended.story[-1].startswith("The conflict ended: ")
+    panels = page(store, "gm", "gm").panels
+    assert [(p.key, p.title) for p in panels] == [
+        ("conflict-c1", "Conflict c1 (ended)"),
+        ("characters", "Characters"),
+    ]
+    assert panels[0].closed
+    assert panels[0].story[-1].startswith("The conflict ended: ")
+    assert "result: side thugs is the only one still in" in panels[0].lines
     assert titles(page(store, "alice")) == []
 
 
@@ -124,3 +129,54 @@ def test_pips_are_asked_as_one_number_per_ability(new: Tables) -> None:
         ("pips.health", "number", False),
     ]
     assert pips.fields[-1].label == "pips off Alice's Health (d2)"
+
+
+# --- issue 29: a whole campaign from the page --------------------------------------------
+
+
+def test_a_conflict_the_gm_ended_stays_on_the_page_with_its_result(new: Tables) -> None:
+    """A conflict ends by itself when one side is left (a cede): without its panel the
+    players would never read how it ended. It stays, with no form, until another ends."""
+    table = new({"dice": "recorded"}).given(
+        character("Alice", "Body:Body:d8", "Mind:Mind:d6", "Kit:Kit:d4"),
+        character("Bob", "Body:Body:d8", "Resolve:Mind:d6", "Kit:Kit:d6", player="gm"),
+        c.OpenConflict(conflict="c1", sides={"heroes": ["Alice"], "thugs": ["Bob"]}),
+        goal("Alice", "Bob", text="Bob backs down"),
+        c.EndConflict(conflict="c1", result="the bar closes"),
+    )
+    for who, role in (("gm", "gm"), ("alice", "player")):
+        found = page(table.store, who, role)
+        [panel] = [p for p in found.panels if p.key == "conflict-c1"]
+        assert panel.title == "Conflict c1 (ended)"
+        assert "result: the bar closes" in panel.lines
+        assert not [f for f in found.forms if f.conflict == "c1"]
+    table.given(
+        c.OpenConflict(conflict="c2", sides={"heroes": ["Alice"], "thugs": ["Bob"]}),
+        c.EndConflict(conflict="c2"),
+    )
+    keys = [p.key for p in page(table.store, "alice").panels]
+    assert keys == ["conflict-c2", "characters"]
+
+
+def test_the_characters_panel_shows_situation_and_penalty_dice(new: Tables) -> None:
+    """BR-4: Cara helps Alice to a d8 and the difficulty keeps one success: Alice holds a d8
+    situation die, Cara a d8 penalty die; both count in later rolls, so both are in sight."""
+    table = new({"dice": "recorded"}).given(
+        character("Alice", "Body:Body:d8", "Mind:Mind:d6", "Kit:Kit:d4"),
+        character("Cara", "Body:Body:d6", "Mind:Mind:d6", "Kit:Kit:d4"),
+        character("Bob", "Body:Body:d8", "Resolve:Mind:d6", "Kit:Kit:d6", player="gm"),
+        c.OpenConflict(conflict="c1", sides={"heroes": ["Alice", "Cara"], "thugs": ["Bob"]}),
+        goal("Alice", "Bob"),
+        c.DeclareGoal(
+            conflict="c1", actor="Cara", kind="helping", text="distract", ally="Alice", die="d8"
+        ),
+        goal("Bob", "Alice"),
+        c.SetDifficulty(conflict="c1", against="Cara", replace=3),
+        pool("Cara", "Body", "Mind", "Kit"),
+        roll("Cara", 6, 5, 2, difficulty=[8, 3, 1, 2]),
+    )
+    [panel] = [p for p in page(table.store, "cara").panels if p.key == "characters"]
+    assert panel.grid is not None
+    dice = {row[0]: row[3] for row in panel.grid.rows}
+    assert dice["Alice"] == "Body d8, Mind d6, Kit d4, situation d8 x1"
+    assert dice["Cara"] == "Body d6, Mind d6, Kit d4, penalty d8 x1"

@@ -7,7 +7,7 @@ from typing import Any
 from tablelog.projections.contract import RulesetViews, lazy
 from tablelog.rulesets.beer_run.events import PoolOpened, PoolRolled
 from tablelog.rulesets.beer_run.rules.state import BeerRunState
-from tablelog.rulesets.beer_run.views import awaiting, page, text, views, visibility
+from tablelog.rulesets.beer_run.views import awaiting, page, page_panels, text, views, visibility
 
 
 def _show_lines(state: BeerRunState, view: dict[str, Any]) -> list[str]:
@@ -24,7 +24,7 @@ VIEWS = RulesetViews[BeerRunState](
     hides=visibility.hides,
     # Imported when an audit runs: it brings the rules' checks, which `show` does not need.
     auditor=lazy("tablelog.rulesets.beer_run.views.audit", "BeerRunAuditor"),
-    panels=page.panels,
+    panels=page_panels.panels,
     actions=page.actions,
     awaiting=awaiting.awaiting,
     # A sealed pool is opened; an assembled pool, hidden until then, is rolled.

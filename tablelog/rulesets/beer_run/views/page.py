@@ -1,69 +1,19 @@
-"""Beer Run on the web page: each open conflict as its `show` tells it (a pool hidden until
-it is rolled stays hidden), the characters' dice and Intensity, and the actions the round's
-phase opens for the viewer's own characters: a goal, a pool, a roll, pips, a cede; the GM's
-difficulty pools and the conflict's end for the GM. Core code probes each against the rules
-before offering it."""
+"""Beer Run on the web page: the actions the round's phase opens for the viewer's own
+characters: a goal, a pool, a roll, pips, a cede; the GM's difficulty pools and the
+conflict's end for the GM (the panels: `page_panels`). Core code probes each against the
+rules before offering it."""
 
 from __future__ import annotations
 
-from tablelog.projections.page import Action, Field, Grid, Panel, clock_actions, role_of
+from tablelog.projections.page import Action, Field, clock_actions, role_of
 from tablelog.rules.table import GM
 from tablelog.rulesets.beer_run.rules import commands as c
 from tablelog.rulesets.beer_run.rules import flow
 from tablelog.rulesets.beer_run.rules.state import BeerRunState, Character, Conflict, Round
-from tablelog.rulesets.beer_run.views import awaiting, page_sealed, story, text, views
+from tablelog.rulesets.beer_run.views import page_sealed
 from tablelog.rulesets.beer_run.views.page_setup import create_character, pips_fields, player_setup
 
 _TEXT = "…"  # what a probe says where the person will write their own words
-
-
-def panels(state: BeerRunState, viewer: str | None) -> list[Panel]:
-    seen = viewer or GM
-    found = []
-    # The open conflicts, then the one ended last, shown as it ended.
-    ended = [c for c in state.conflicts.values() if c.status == "ended"]
-    for conflict in [*state.open_conflicts(), *ended[-1:]]:
-        shown = views.show_view(state, conflict, seen)
-        now = flow.phase(state, conflict)
-        closed = conflict.status == "ended"
-        found.append(
-            Panel(
-                key=f"conflict-{conflict.key}",
-                title=f"Conflict {conflict.key}" + (" (ended)" if closed else ""),
-                facts=[
-                    ("round", str(len(conflict.rounds) or 1)),
-                    ("phase", flow.phase_words(now)),
-                    *((side, ", ".join(m)) for side, m in conflict.sides.items()),
-                ],
-                lines=text.conflict_lines(shown),
-                waiting=awaiting.waiting_line(state, conflict),
-                conflict=conflict.key,
-                result=story.result(state, shown, seen),
-                story=story.story(state, shown, seen),
-                closed=closed,
-            )
-        )
-    characters = [views.character_view(state, c, seen) for _, c in sorted(state.characters.items())]
-    found.append(
-        Panel(
-            key="characters",
-            title="Characters",
-            grid=Grid(
-                header=["Character", "Player", "Intensity", "Dice"],
-                rows=[
-                    [
-                        ch["name"],
-                        ch["player"],
-                        str(ch["intensity"]),
-                        ", ".join(f"{a['name']} d{a['size']}" for a in ch["abilities"].values())
-                        + (" (dead)" if ch["dead"] else ""),
-                    ]
-                    for ch in characters
-                ],
-            ),
-        )
-    )
-    return found
 
 
 def _mine(state: BeerRunState, viewer: str) -> list[Character]:

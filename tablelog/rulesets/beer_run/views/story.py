@@ -62,4 +62,6 @@ def result(state: BeerRunState, shown: dict[str, Any], viewer: str) -> str:
     for got in shown["achieved"]:
         who = name(got["actor"], True)
         said.append(f"{who} achieved '{got['goal']}'")
+    if not said and shown["status"] == "ended" and shown.get("result"):
+        said.append(str(shown["result"]))  # ended by the GM: in the GM's own words
     return "; ".join(dict.fromkeys(said))
