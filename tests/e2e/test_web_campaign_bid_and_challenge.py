@@ -162,6 +162,9 @@ def test_a_bid_and_challenge_campaign_from_pages_alone(tmp_path: Path) -> None:
         now = keep.check()
         for page in table.everyone().values():
             assert f"{name} has the gate." in page.locator(f"#conflict-{key}").inner_text()
+            # The live region says it once, ending the typed sentence with no second period.
+            said = page.locator("#live").inner_text()
+            assert f"{name} has the gate." in said and "gate.." not in said, said
         # Round 2: Ben strikes one of Anna's cards; Anna lets it go unchallenged.
         struck = now.characters["anna"].cards[now.characters["anna"].in_zone("deck")[0]].name
         strike = {"power.target": "anna", "power.cards": struck}
