@@ -20,6 +20,7 @@ from typing import Any
 
 from tablelog.commands import state
 from tablelog.commands.database import opened
+from tablelog.rulesets.bid_and_challenge.events import Zone
 from tablelog.rulesets.bid_and_challenge.rules.state import BidAndChallengeState, Holder
 from tests.e2e.browser import act, chromium, head_seq, offered, settled
 from tests.e2e.campaign_pages import Table, nothing_cut_off, seat_table
@@ -58,7 +59,7 @@ class Keep:
         return now
 
 
-def _names(holder: Holder, zone: str) -> str:
+def _names(holder: Holder, zone: Zone) -> str:
     cards = holder.cards
     return ", ".join(f"{cards[k].name} {value(holder, k)}" for k in holder.in_zone(zone)) or "—"
 
@@ -76,7 +77,8 @@ def shows_public(who: str, page: Any, now: BidAndChallengeState) -> None:
     assert rows.count() == len(now.characters), who
     for ch in now.characters.values():
         row = page.locator("#characters tbody tr", has_text=ch.name).inner_text()
-        for zone in ("deck", "play", "discard"):
+        zones: tuple[Zone, ...] = ("deck", "play", "discard")
+        for zone in zones:
             assert _names(ch, zone) in row, (who, ch.name, zone, row)
     universe = page.locator("#universe").inner_text()
     assert _names(now.universe, "deck") in universe, (who, universe)
@@ -150,8 +152,9 @@ def test_a_bid_and_challenge_campaign_from_pages_alone(tmp_path: Path) -> None:
         keep.check()
         assert act(ann, "Anna pushes", description="I wedge it", cards="Quick Wits") is None
         now = keep.check(axe=True)  # mid-scene: every card in Play, the roll to come
-        if SHOTS:
-            bob.screenshot(path=Path(SHOTS) / "web-phone-bid-and-challenge.png", full_page=True)
+        if SHOTS:  # the phone's first screen, as bob sees it opening the page
+            bob.evaluate("() => window.scrollTo(0, 0)")
+            bob.screenshot(path=Path(SHOTS) / "web-phone-bid-and-challenge.png")
         assert act(ann, "Roll the dice") is None
         now = keep.check()
         resolved = now.scenes[key].rounds[0].resolved
@@ -164,7 +167,8 @@ def test_a_bid_and_challenge_campaign_from_pages_alone(tmp_path: Path) -> None:
             assert f"{name} has the gate." in page.locator(f"#conflict-{key}").inner_text()
             # The live region says it once, ending the typed sentence with no second period.
             said = page.locator("#live").inner_text()
-            assert f"{name} has the gate." in said and "gate.." not in said, said
+            assert f"{name} has the gate." in said, said
+            assert "gate.." not in said, said
         # Round 2: Ben strikes one of Anna's cards; Anna lets it go unchallenged.
         struck = now.characters["anna"].cards[now.characters["anna"].in_zone("deck")[0]].name
         strike = {"power.target": "anna", "power.cards": struck}

@@ -22,7 +22,7 @@ from typing import Any
 
 from tablelog.commands import state
 from tablelog.commands.database import opened
-from tablelog.rulesets.night_terrors.rules.cards import is_face, single, value
+from tablelog.rulesets.night_terrors.rules.cards import is_face, judge, single
 from tablelog.rulesets.night_terrors.rules.state import NightTerrorsState
 from tablelog.rulesets.night_terrors.views.page_panels import pretty
 from tests.e2e.browser import act, chromium, form, head_seq, offered, settled
@@ -112,14 +112,27 @@ def free_faces(page: Any, faces: set[str]) -> None:
             assert not pattern.search(html), (page.url, shown)
 
 
-def three_to_see(hand: list[str], raised: int, now: NightTerrorsState) -> list[str]:
-    """Three cards of `hand` meeting the raise (a see taking the middle card as fallout), or
-    else the fewest cards that do."""
-    for size in (3, 4, 5, 2, 1):
-        for cards in itertools.combinations(hand, size):
-            if value(list(cards), now.options) >= raised:
-                return list(cards)
-    raise AssertionError(f"{hand} cannot meet {raised}")
+def cheapest(hand: list[str], now: NightTerrorsState, sizes: str, *, push: bool) -> list[str]:
+    """Cards of `hand` answering the raise on the table at the least cost (so that no pool
+    empties, whatever the shuffle dealt): a see that meets it (3 cards: the middle card's
+    fallout), or a push short of it; as many cards as the first of `sizes` that can."""
+    raised = next(c for c in now.conflicts.values() if c.status == "open").exchanges[-1].raised
+    answers: list[tuple[int, list[str]]] = []
+    for size, cards in ((int(n), c) for n in sizes for c in itertools.combinations(hand, int(n))):
+        if answers and len(answers[0][1]) != size:
+            break
+        judged = judge(
+            list(cards),
+            raised.value,
+            raised.trump_value,
+            raised.trump_at_raise,
+            push,
+            now.options,
+        )
+        if (judged.total < raised.value) == push:
+            answers.append((judged.cost, list(cards)))
+    assert answers, (hand, raised)
+    return min(answers)[1]
 
 
 def lowest(hand: list[str], now: NightTerrorsState, count: int) -> list[str]:
@@ -169,12 +182,12 @@ def test_a_night_terrors_campaign_from_pages_alone(tmp_path: Path) -> None:
         low = lowest(night.hand("alice"), now, 2)
         assert act(ann, "Alice raises", cards=" ".join(low), narration="Alice swings") is None
         now = night.check()
-        raised = now.conflicts["c1"].exchanges[-1].raised.value
-        seeing = three_to_see(night.hand("bob"), raised, now)
+        seeing = cheapest(night.hand("bob"), now, "342", push=False)
         assert act(bob, "Bob sees the raise", cards=" ".join(seeing)) is None
         now = night.check(axe=True)  # mid-conflict: a cost owed, every form out
-        if SHOTS:
-            bob.screenshot(path=Path(SHOTS) / "web-phone-night-terrors.png", full_page=True)
+        if SHOTS:  # the phone's first screen, as bob sees it opening the page
+            bob.evaluate("() => window.scrollTo(0, 0)")
+            bob.screenshot(path=Path(SHOTS) / "web-phone-night-terrors.png")
         answered = now.conflicts["c1"].exchanges[-1].answers[-1]
         assert answered.outcome in ("heavy_see", "see", "reversal"), answered
         before = now.characters["bob"].pools()
@@ -189,8 +202,7 @@ def test_a_night_terrors_campaign_from_pages_alone(tmp_path: Path) -> None:
         assert act(ann, "Alice escalates (everyone draws)", to="guns") is None
         now = night.check()
         assert now.conflicts["c1"].trump == "S"
-        raised = now.conflicts["c1"].exchanges[-1].raised.value
-        short = [c for c in lowest(night.hand("alice"), now, 1) if single(c, now.options) < raised]
+        short = cheapest(night.hand("alice"), now, "10", push=True)
         pushed = act(ann, "Alice pushes (pays the difference)", cards=" ".join(short))
         assert pushed is None
         night.check()
