@@ -104,8 +104,8 @@ def close_admin_session(store: EventStore, session: AdminSession) -> None:
 
 def new_gm_link(store: EventStore, campaign: str) -> Invited:
     """A new sign-in link for the GM of `campaign`, as `tablelog invite GM --role gm --link`
-    on the database gives: a re-issue, so the GM's earlier tokens stop working and the log
-    says so (`access.reissued`, by the operator)."""
+    on the database gives: another GM device (the GM's CLI token and other browsers keep
+    working; `access.grant`)."""
     with state.reading(store, campaign) as folded:
         gm = str(folded.ruleset.cast.gm(folded.state))
     return grant(store, campaign, gm, "gm", link=True)

@@ -29,6 +29,7 @@ from tablelog.projections.page import (
     FieldKind,
     Panel,
     Sealed,
+    closed_conflicts,
     directed_texts,
     generic_panels,
     open_conflicts,
@@ -55,7 +56,7 @@ class Form(msgspec.Struct, frozen=True, kw_only=True):
     seals: Sealed | None = None
     opens: Sealed | None = None
     confirm: str = ""  # asked once before it is sent (`Action.confirm`)
-    preview: bool = False  # what it will do is shown before it is sent
+    preview: Literal["", "public", "own"] = ""  # what it will do, shown first (`Action`)
 
     @property
     def id(self) -> str:
@@ -164,7 +165,9 @@ def texts(folded: Folded, viewer: str, shown: Sequence[Panel]) -> list[str]:
     the state view and the show view of each conflict on the page (both filtered for the
     viewer already), for any ruleset, whatever sentences its panels make of them."""
     views = views_for(folded.ruleset.name)
-    found: list[Any] = [state_view(folded, viewer)]
+    # The narrations and the story's sentences too: a ruleset's state may keep words its
+    # views do not list (a narration).
+    found: list[Any] = [state_view(folded, viewer), [q.text for p in shown for q in p.quotes]]
     for key in dict.fromkeys(p.conflict for p in shown if p.conflict is not None):
         try:
             found.append(views.show_view(folded.state, key, viewer))
@@ -179,13 +182,14 @@ def panels(folded: Folded, viewer: str) -> list[Panel]:
         return views.panels(folded.state, viewer)
     whole = state_view(folded, viewer)
     shows: list[tuple[dict[str, Any], list[str]]] = []
-    for key in open_conflicts(whole):
+    # The open conflicts, then the ones closed last: each shown as it ended.
+    for key in [*open_conflicts(whole), *closed_conflicts(whole)]:
         try:
             view = views.show_view(folded.state, key, viewer)
             shows.append((view, views.show_lines(folded.state, view)))
         except TablelogError as exc:  # a conflict its `show` will not give: say so, go on
             shows.append(({"conflict": key}, [str(exc)]))
-    *conflicts, campaign = generic_panels(whole, views.state_lines(whole), shows)
+    *conflicts, campaign = generic_panels(whole, views.state_lines(whole), shows, viewer)
     return [*conflicts, *own_reads(folded, viewer, whole), campaign]
 
 

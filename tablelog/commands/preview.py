@@ -3,20 +3,23 @@
 The page asks before an irreversible or costly step (an `Action`'s `confirm` or `preview`),
 and shows what the step will do: the command is decided here exactly as the service would
 decide it now (authority, then `decide` on the state as it stands), and nothing is appended.
-The events it would cause are said in the log's words. Only what the whole table will see
-is said ahead: an event any part of which is hidden from an observer (a card drawn into a
-hand, a face-down play) is not said (`hidden`), because before the step is taken even its own
-player must not learn from it what the deck holds. A step whose outcome is drawn at random is
-not decided here at all (`chance`). And only a form the caller's page offers as one that asks
-first (`Action.confirm` or `preview`) is previewed: the ruleset chooses which steps say what
-they will do, and no client can ask the service to decide anything else ahead of time.
+The events it would cause are said in the log's words. Unless the ruleset vouches for the
+step (`Action.preview` "own": its outcome depends on nothing hidden from the caller), only
+what the whole table will see is said ahead: an event any part of which is hidden from an
+observer (a card drawn into a hand, a face-down play) is not said (`hidden`), because before
+the step is taken even its own player must not learn from it what the deck holds. A step
+whose outcome is drawn at random is not decided here at all (`chance`). And only a form the
+caller's page offers as one that asks first (`Action.confirm` or `preview`) is previewed: the
+ruleset chooses which steps say what they will do, and no client can ask the service to
+decide anything else ahead of time.
 """
 
 from __future__ import annotations
 
+import copy
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 from urllib.parse import unquote
 
@@ -27,17 +30,22 @@ from tablelog.commands.access import Caller
 from tablelog.commands.endpoints import CORE, Endpoint, ruleset_endpoints
 from tablelog.commands.page import forms
 from tablelog.errors import InvalidInput, TablelogError
+from tablelog.events.base import Event
+from tablelog.projections.fold import Folded
 from tablelog.projections.registry import describe, redact, views_for
+from tablelog.projections.views import state_view
 from tablelog.rules.common import Clocked, Command
 
 
 class Preview(msgspec.Struct, frozen=True, kw_only=True):
     """What sending the form now would do: `refused` (the rules' sentence) or `will` (the
-    events in words); `hidden`: more happens that the caller sees only once it is done;
-    `chance`: what it draws is drawn when it is sent."""
+    events in words) and `then` (what changes on the table as the preview speaks: `8 -> 6`
+    of an Intensity, the tokens left); `hidden`: more happens that the caller sees only once
+    it is done; `chance`: what it draws is drawn when it is sent."""
 
     refused: str | None = None
     will: list[str] = []
+    then: list[str] = []
     hidden: bool = False
     chance: bool = False
 
@@ -87,9 +95,12 @@ def command_for(ruleset: str, path: str, body: dict[str, Any]) -> Command:
 def preview(store: Any, campaign: str, caller: Caller, path: str, body: dict[str, Any]) -> Preview:
     """What the form would do if sent now by `caller` (nothing is appended)."""
     with state.reading(store, campaign, head=caller.head) as folded:
-        guarded = [f.path for f in forms(folded, caller) if f.confirm or f.preview]
+        guarded = {f.path: f.preview for f in forms(folded, caller) if f.confirm or f.preview}
         if path not in guarded:
             return Preview(refused="this step is sent as it is: the page offers no preview of it")
+        # Whom it speaks as: the table, unless the ruleset vouched that the step's outcome
+        # depends on nothing hidden from the caller (`Action.preview` "own").
+        speaks_as = caller.viewer if guarded[path] == "own" else _TABLE
         try:
             command = command_for(folded.ruleset.name, path, body)
             folded.ruleset.authorize(folded.state, command, caller.player, caller.role)
@@ -102,8 +113,56 @@ def preview(store: Any, campaign: str, caller: Caller, path: str, body: dict[str
         will: list[str] = []
         hidden = False
         for event in events:
-            if redact(views, event, _TABLE, folded.state) is not None:
+            if redact(views, event, speaks_as, folded.state) is not None:
                 hidden = True  # the caller would not see it whole: not said ahead
                 continue
             will.append(describe(event, folded.state))
-        return Preview(will=will, hidden=hidden)
+        return Preview(will=will, then=_changes(folded, events, speaks_as), hidden=hidden)
+
+
+CHANGES = 8  # the most a preview lists: a step changes a few things
+
+
+def _changes(folded: Folded, events: Sequence[Event], viewer: str) -> list[str]:
+    """What the table would show otherwise once the events are in, as `viewer` sees the
+    state (`state --json`'s view, filtered for it): each value that changes, by its place."""
+    after = copy.deepcopy(folded.state)
+    for event in events:
+        after = folded.ruleset.evolve(after, event)
+    before_view = state_view(folded, viewer)
+    after_view = state_view(Folded(folded.campaign, folded.ruleset, after, folded.seq), viewer)
+    found = [
+        f"{' / '.join(path)}: {_shown(old)} → {_shown(new)}"
+        for path, old, new in _diff((), before_view, after_view)
+        if path[-1:] != ("seq",)
+    ]
+    return found[:CHANGES]
+
+
+def _diff(path: tuple[str, ...], old: Any, new: Any) -> Iterator[tuple[tuple[str, ...], Any, Any]]:
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in old:
+            if key in new:
+                yield from _diff((*path, str(key)), old[key], new[key])
+        return
+    if old != new and _plain(old) and _plain(new):
+        yield path, old, new
+
+
+def _plain(value: Any) -> bool:
+    """A value said in a few words: a number, a short text, a short list of them."""
+    if isinstance(value, list):
+        return len(value) <= 12 and all(_plain(v) for v in value)
+    return (
+        value is None
+        or isinstance(value, bool | int | float)
+        or (isinstance(value, str) and len(value) <= 80)
+    )
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, list):
+        return ", ".join(_shown(v) for v in value) or "none"
+    return str(value)

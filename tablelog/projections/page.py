@@ -11,7 +11,7 @@ may see: every value here comes from the views, which are filtered for `viewer` 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Literal
 
 import msgspec
@@ -37,9 +37,24 @@ class Grid(msgspec.Struct, frozen=True, kw_only=True):
     rows: list[list[str | list[Card]]]
 
 
+class Quote(msgspec.Struct, frozen=True, kw_only=True):
+    """Words someone said at the table (a narration), shown as a quote with who said them."""
+
+    who: str  # the character or seat, as the table names it
+    text: str  # as typed (a player's text: the page isolates it)
+    when: str = ""  # "round 1", "final narration", "after the outcome"
+
+
 class Panel(msgspec.Struct, frozen=True, kw_only=True):
     """One box of the page. `conflict`, when set, gives it the conflict's audit, replay and
-    export controls."""
+    export controls.
+
+    The story of a conflict, in plain words, for the viewer: `result` is its outcome so far
+    in one sentence ("You won round 1 (14 vs 8)" for the winner's player, "Kit won round 1
+    (14 vs 8)" for everyone else), `story` what happened, oldest first, as the audit would
+    say it (no card or hand the viewer may not see), `quotes` the narrations. A `closed`
+    conflict is shown as it ended, folded away under its outcome. `glossary` explains the
+    words of the panel (a ledger's holders)."""
 
     key: str  # stable, unique on the page (an HTML id: letters, digits, dashes)
     title: str
@@ -49,6 +64,11 @@ class Panel(msgspec.Struct, frozen=True, kw_only=True):
     lines: list[str] = []
     waiting: list[str] = []  # who has not acted yet
     conflict: str | None = None
+    result: str = ""
+    story: list[str] = []
+    quotes: list[Quote] = []
+    closed: bool = False
+    glossary: list[tuple[str, str]] = []
 
 
 # How the page asks for a field and sends it: text; a number; one of `choices`; a checkbox;
@@ -119,9 +139,14 @@ class Action(msgspec.Struct, frozen=True, kw_only=True):
     # for what the form holds in that field, as shown ("Give {card} to {to}? This cannot be
     # undone."). The page shows with it what the step will do (commands/preview.py).
     confirm: str = ""
-    # A costly step shows what it will do (its effect, a price, what is left) and asks
-    # before it is sent, even without a question of its own.
-    preview: bool = False
+    # A costly step shows what it will do (its effect, a price, what is left) as it is filled
+    # in, and asks before it is sent, even without a question of its own. "public": it says
+    # what the whole table will see of the step (an event any part of which an observer
+    # would not see stays unsaid: a card drawn into a hand). "own": it says what the caller
+    # will see, the caller's hidden part too; only for a step whose outcome depends on
+    # nothing the caller may not see (their own choice and the table as it stands, never a
+    # deck's order): the ruleset vouches for that by choosing "own".
+    preview: Literal["", "public", "own"] = ""
 
 
 DEADLINE_MINUTES = 24 * 60  # what the deadline form offers first: a day
@@ -212,21 +237,66 @@ def generic_panels(
     state_view: dict[str, Any],
     state_lines: Sequence[str],
     shows: Sequence[tuple[dict[str, Any], Sequence[str]]],
+    viewer: str | None = None,
 ) -> list[Panel]:
-    """The panels of a ruleset that supplies none: each open conflict as its `show` text
-    (with its controls), then the campaign as `state` prints it."""
-    panels = [
-        Panel(
-            key=f"conflict-{slug(str(view.get('conflict', index)))}",
-            title=f"Conflict {view.get('conflict', index)}",
-            facts=[(k, str(view[k])) for k in ("kind", "status") if k in view],
-            lines=list(lines),
-            conflict=str(view.get("conflict", index)),
+    """The panels of a ruleset that supplies none: each conflict in `shows` (the open ones,
+    then the ones closed last) as its `show` text (with its controls) and its outcome as the
+    state view gives it (`beats`, `outcome`), then the campaign as `state` prints it."""
+    conflicts = state_view.get("conflicts", {})
+    panels = []
+    for index, (view, lines) in enumerate(shows, start=1):
+        key = str(view.get("conflict", index))
+        summary = conflicts.get(key) if isinstance(conflicts, dict) else None
+        summary = summary if isinstance(summary, dict) else {}
+        closed = summary.get("status", "open") != "open"
+        panels.append(
+            Panel(
+                key=f"conflict-{slug(key)}",
+                title=f"Conflict {key}" + (f" ({summary['status']})" if closed else ""),
+                facts=[(k, str(view[k])) for k in ("kind", "status") if k in view],
+                lines=list(lines),
+                conflict=key,
+                result=beats_result(summary.get("beats", []), [viewer] if viewer else []),
+                story=[str(s) for s in summary.get("outcome", []) if isinstance(s, str)],
+                closed=closed,
+            )
         )
-        for index, (view, lines) in enumerate(shows, start=1)
-    ]
     panels.append(Panel(key="campaign", title="The campaign", lines=list(state_lines)))
     return panels
+
+
+def closed_conflicts(state_view: dict[str, Any], last: int = 3) -> list[str]:
+    """The conflicts of a state view that are over, the `last` of them (the newest last)."""
+    conflicts = state_view.get("conflicts", {})
+    if not isinstance(conflicts, dict):
+        return []
+    over = [
+        str(key)
+        for key, c in conflicts.items()
+        if isinstance(c, dict) and c.get("status", "open") != "open"
+    ]
+    return over[-last:] if last else []
+
+
+def you(name: str, mine: Iterable[str], *, start: bool = False) -> str:
+    """`name`, or "you" ("You" at the start of a sentence) when it is the viewer's own."""
+    if name in set(mine):
+        return "You" if start else "you"
+    return name[:1].upper() + name[1:] if start else name
+
+
+def beats_result(beats: Sequence[Sequence[str]], mine: Iterable[str]) -> str:
+    """A conflict's `beats` in a sentence for the viewer, whose own sides are `mine`: "You
+    beat Ann", "Bob beats you", "Bob beats Ann; Cy beats Dee"."""
+    own = set(mine)
+    said = []
+    for pair in beats:
+        if len(pair) != 2:
+            continue
+        winner, loser = str(pair[0]), str(pair[1])
+        verb = "beat" if winner in own else "beats"
+        said.append(f"{you(winner, own, start=True)} {verb} {you(loser, own)}")
+    return "; ".join(said)
 
 
 def open_conflicts(state_view: dict[str, Any]) -> list[str]:

@@ -58,6 +58,8 @@ def test_a_preview_says_what_a_step_does_and_appends_nothing(store: EventStore) 
     bribe = preview(store, "heist", BOB, "/improv/bribes", {"giver": "bob", "receiver": "sue"})
     assert bribe.refused is None
     assert bribe.will == ["bob spends a story-token on a bribe (to sue)"]
+    # ... and what it leaves on the table: the tokens each holds after it.
+    assert bribe.then == ["tokens / players / bob: 1 → 0", "tokens / players / sue: 0 → 1"]
     assert not bribe.hidden
     assert not bribe.chance
     # The GM's abandon: what it does, said before.
@@ -140,6 +142,7 @@ def test_the_service_previews_for_the_signed_in_browser(store: EventStore) -> No
         assert answer.json() == {
             "refused": None,
             "will": ["bob spends a story-token on a bribe (to sue)"],
+            "then": ["tokens / players / bob: 1 → 0", "tokens / players / sue: 0 → 1"],
             "hidden": False,
             "chance": False,
         }

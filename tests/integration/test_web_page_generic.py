@@ -92,7 +92,10 @@ def play_through(ann: Browser, bob: Browser, gm: Browser, watcher: Browser) -> N
     assert bob.send("/duel/conflicts/c1/plays", {"player": "bob", "card": 12}).status_code == 201
     assert "ann: face down" in bob.table()
     assert gm.send("/duel/conflicts/c1/reveals", {}).status_code == 201
-    assert "duel c1" not in bob.table().split("The campaign")[0]  # closed: no panel
+    # Closed: it stays on the page as it ended, folded away under its outcome for each.
+    assert '<details class="closed-conflict">' in bob.table()
+    assert "Ended:</span> You beat ann</summary>" in bob.table()
+    assert "Ended:</span> Bob beats you</summary>" in ann.table()
     assert "duel c1: closed" in bob.table()
     # An observer watches: no form at all.
     assert watcher.forms() == {}

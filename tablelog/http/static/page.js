@@ -240,6 +240,7 @@
           if (input.type === "checkbox") { input.checked = typed.get(key); } else { input.value = typed.get(key); }
         }
         for (const id of open) { const d = document.getElementById(id); if (d) { d.open = true; } }
+        for (const input of table.querySelectorAll("form.action input[data-kind]")) { listTyped(input); }
         if (focused) { const f = document.getElementById(focused); if (f) { f.focus(); } }
         const shown = table.querySelector("[data-table-seq]");
         if (shown) { seq = Math.max(seq, Number(shown.dataset.tableSeq)); }
@@ -581,26 +582,9 @@
       const will = document.getElementById("guard-will");
       will.replaceChildren();
       if (!form.dataset.sealMode) {
-        let answer;
-        try {
-          answer = await fetch(base(campaign) + "/play/preview", {
-            method: "POST", credentials: "same-origin", headers: headers(),
-            body: JSON.stringify({ path: form.dataset.path, body: body }),
-          });
-        } catch (error) {
-          return "The service did not answer; nothing was sent.";
-        }
-        if (!answer.ok) { return await sentence(answer); }
-        const shown = await answer.json();
+        const shown = await previewed(form, body);
         if (shown.refused) { return shown.refused; }
-        const lines = shown.will.map((text) => "This will: " + text + ".");
-        if (shown.chance) { lines.push("What it draws is drawn when it is sent."); }
-        if (shown.hidden) { lines.push("More of it is seen once it is done."); }
-        for (const line of lines) {
-          const p = document.createElement("p");
-          say(p, line, typed);
-          will.append(p);
-        }
+        showLines(will, shown.lines, typed);
       }
       const title = form.querySelector("legend").textContent;
       say(document.getElementById("guard-question"), filled(question || title + "?", form), typed);
@@ -620,6 +604,101 @@
         document.getElementById("guard-no").focus();  // the safe answer first
       });
     }
+
+    // What the form would do if sent now, as the service decides it (nothing appended):
+    // `refused` (a sentence) or `lines` to show.
+    async function previewed(form, body) {
+      let answer;
+      try {
+        answer = await fetch(base(campaign) + "/play/preview", {
+          method: "POST", credentials: "same-origin", headers: headers(),
+          body: JSON.stringify({ path: form.dataset.path, body: body }),
+        });
+      } catch (error) {
+        return { refused: "The service did not answer; nothing was sent." };
+      }
+      if (!answer.ok) { return { refused: await sentence(answer) }; }
+      const shown = await answer.json();
+      if (shown.refused) { return { refused: shown.refused }; }
+      const lines = shown.will.map((text) => "This will: " + text + ".");
+      for (const change of shown.then) { lines.push("After it: " + change + "."); }
+      if (shown.chance) { lines.push("What it draws is drawn when it is sent."); }
+      if (shown.hidden) { lines.push("More of it is seen once it is done."); }
+      return { lines: lines };
+    }
+
+    function showLines(element, lines, typed) {
+      element.replaceChildren();
+      for (const line of lines) {
+        const p = document.createElement("p");
+        say(p, line, typed);
+        element.append(p);
+      }
+    }
+
+    // The form's command body as it would be sent now: its fixed fields, then each field.
+    function bodyOf(form) {
+      const body = JSON.parse(form.dataset.fixed || "{}");
+      for (const input of form.querySelectorAll("[name]")) {
+        const v = value(input);
+        if (v !== undefined) { place(body, input.name, v); }
+      }
+      return body;
+    }
+
+    // A costly step's form says, as it is filled in, what it would do (a pool's price, a
+    // set's effect or that it matches none), a moment after the last change.
+    const previewTimers = new WeakMap();
+    function previewSoon(form) {
+      const out = form.querySelector("p.preview");
+      if (!out || signedOut) { return; }
+      clearTimeout(previewTimers.get(form));
+      previewTimers.set(form, setTimeout(async () => {
+        const typed = [...form.querySelectorAll("[name]")].map((input) => input.value.trim());
+        const shown = await previewed(form, bodyOf(form));
+        out.hidden = false;
+        showLines(out, shown.refused ? ["As it stands: " + shown.refused] : shown.lines, typed);
+      }, 400));
+    }
+
+    // Chips write what was tapped into their list field (in the order tapped); what is typed
+    // there ticks the chips it names.
+    function chipsChanged(chip) {
+      const input = document.getElementById(chip.dataset.chipFor);
+      const words = input.value.split(/[\s,]+/).filter(Boolean);
+      if (chip.checked) {
+        words.push(chip.value);
+      } else {
+        const at = words.indexOf(chip.value);
+        if (at >= 0) { words.splice(at, 1); }
+      }
+      input.value = words.join(" ");
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    }
+    function listTyped(input) {
+      const words = input.value.split(/[\s,]+/).filter(Boolean);
+      for (const chip of document.querySelectorAll('input[data-chip-for="' + input.id + '"]')) {
+        chip.checked = words.includes(chip.value);
+      }
+    }
+    document.addEventListener("change", (event) => {
+      const chip = event.target.closest("input[data-chip-for]");
+      if (chip) { chipsChanged(chip); }
+    });
+    document.addEventListener("input", (event) => {
+      const input = event.target;
+      if (input.id && !input.matches("[data-chip-for]")) { listTyped(input); }
+      const form = input.closest && input.closest("form.action[data-preview]");
+      if (form) { previewSoon(form); }
+    });
+    document.addEventListener("click", (event) => {
+      const step = event.target.closest("button.step");
+      if (!step) { return; }
+      const input = document.getElementById(step.dataset.for);
+      const now = Number(input.value) || 0;
+      input.value = String(now + Number(step.dataset.step));
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    });
 
     // The question with each `{field}` replaced by what the form holds there, as shown.
     function filled(question, form) {

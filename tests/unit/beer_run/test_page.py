@@ -47,9 +47,11 @@ def test_each_phase_offers_what_the_round_waits_for(new: Tables) -> None:
     assert table.state.characters["alice"].dead
     assert titles(page(store, "alice")) == ["Alice: allocate 1 pip(s) off Bob's dice"]
     table.given(allocate("Alice", "Bob", Resolve=1))
-    # One side left standing: the conflict is over, and off the page with its forms.
+    # One side left standing: the conflict is over; it stays, as it ended, with no forms.
     assert table.state.conflicts["c1"].status == "ended"
-    assert [p.key for p in page(store, "gm", "gm").panels] == ["characters"]
+    ended, characters = page(store, "gm", "gm").panels
+    assert (ended.key, ended.closed, characters.key) == ("conflict-c1", True, "characters")
+    assert ended.story[-1].startswith("The conflict ended: ")
     assert titles(page(store, "alice")) == []
 
 

@@ -278,7 +278,7 @@ def _magic_cards(
         title=f"Magic Cards: {who.display} resolves a set{warning}",
         fields=fields,
         fixed={"conflict": key, "character": who.key},
-        preview=True,  # the set's effect, or that it matches none, before MP are spent
+        preview="public",  # the set's effect, or that it matches none, before MP are spent
         probe=c.UseMagicCards(
             conflict=key,
             character=who.key,

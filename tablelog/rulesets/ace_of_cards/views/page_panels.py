@@ -18,7 +18,7 @@ from tablelog.rules.table import GM
 from tablelog.rulesets.ace_of_cards.rules.cards import SUITS, is_joker, suit_of, value_of
 from tablelog.rulesets.ace_of_cards.rules.state import SKILL_TITLES as _SKILLS
 from tablelog.rulesets.ace_of_cards.rules.state import AceState, Conflict
-from tablelog.rulesets.ace_of_cards.views import awaiting, text, views
+from tablelog.rulesets.ace_of_cards.views import awaiting, story, text, views
 from tablelog.rulesets.ace_of_cards.views.visibility import owner
 
 _SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -89,6 +89,9 @@ def _conflict_panel(state: AceState, conflict: Conflict, viewer: str) -> Panel:
         lines=lines,
         waiting=awaiting.waiting_line(state, conflict),
         conflict=conflict.key,
+        result=story.result(state, shown, viewer),
+        story=story.story(state, shown),
+        closed=conflict.status != "open",
     )
 
 

@@ -11,7 +11,7 @@ from tablelog.rules.table import GM
 from tablelog.rulesets.beer_run.rules import commands as c
 from tablelog.rulesets.beer_run.rules import flow
 from tablelog.rulesets.beer_run.rules.state import BeerRunState, Character, Conflict, Round
-from tablelog.rulesets.beer_run.views import awaiting, page_sealed, text, views
+from tablelog.rulesets.beer_run.views import awaiting, page_sealed, story, text, views
 from tablelog.rulesets.beer_run.views.page_setup import create_character, pips_fields, player_setup
 
 _TEXT = "…"  # what a probe says where the person will write their own words
@@ -20,13 +20,16 @@ _TEXT = "…"  # what a probe says where the person will write their own words
 def panels(state: BeerRunState, viewer: str | None) -> list[Panel]:
     seen = viewer or GM
     found = []
-    for conflict in state.open_conflicts():
+    # The open conflicts, then the one ended last, shown as it ended.
+    ended = [c for c in state.conflicts.values() if c.status == "ended"]
+    for conflict in [*state.open_conflicts(), *ended[-1:]]:
         shown = views.show_view(state, conflict, seen)
         now = flow.phase(state, conflict)
+        closed = conflict.status == "ended"
         found.append(
             Panel(
                 key=f"conflict-{conflict.key}",
-                title=f"Conflict {conflict.key}",
+                title=f"Conflict {conflict.key}" + (" (ended)" if closed else ""),
                 facts=[
                     ("round", str(len(conflict.rounds) or 1)),
                     ("phase", flow.phase_words(now)),
@@ -35,6 +38,9 @@ def panels(state: BeerRunState, viewer: str | None) -> list[Panel]:
                 lines=text.conflict_lines(shown),
                 waiting=awaiting.waiting_line(state, conflict),
                 conflict=conflict.key,
+                result=story.result(state, shown, seen),
+                story=story.story(state, shown, seen),
+                closed=closed,
             )
         )
     characters = [views.character_view(state, c, seen) for _, c in sorted(state.characters.items())]
@@ -189,7 +195,9 @@ def _conflict_actions(
                     title=f"Buy {ch.display}'s pool",
                     fields=fields,
                     fixed=fixed,
-                    preview=True,  # its price in Intensity, before it is paid
+                    # Its price in Intensity before it is paid: the buyer's own choice on
+                    # the table as it stands, nothing drawn.
+                    preview="own",
                     probe=c.AssemblePool(conflict=key, actor=ch.key, base=base),
                     conflict=key,
                     gm=gm,
@@ -221,7 +229,7 @@ def _conflict_actions(
                     title=f"{ch.display} cedes",
                     fixed=fixed,
                     confirm=f"{ch.display} cedes? This cannot be undone.",
-                    preview=True,
+                    preview="public",
                     probe=c.Cede(conflict=key, actor=ch.key),
                     conflict=key,
                     gm=gm,

@@ -17,7 +17,7 @@ from tablelog.projections.page import Card, Grid, Panel, role_of, slug
 from tablelog.rules.table import GM
 from tablelog.rulesets.bid_and_challenge.rules import turns
 from tablelog.rulesets.bid_and_challenge.rules.state import BidAndChallengeState, Scene
-from tablelog.rulesets.bid_and_challenge.views import awaiting, text, views
+from tablelog.rulesets.bid_and_challenge.views import awaiting, story, text, views
 
 _PHASE = {
     "bid": "bid or pass",
@@ -120,6 +120,10 @@ def _scene_panel(
         lines=text.show_lines(state, shown),
         waiting=awaiting.waiting_line(state, scene),
         conflict=scene.key,
+        result=story.result(state, scene, mine),
+        story=story.story(state, scene, mine),
+        quotes=story.quotes(state, scene),
+        closed=scene.status == "ended",
     )
 
 

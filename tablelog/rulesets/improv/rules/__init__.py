@@ -119,7 +119,8 @@ RULESET = Ruleset[ImprovState](
     # 2: closed conflicts archived as records (ClosedConflict); the state counts seqs.
     # 3: a round keeps the reveal's ranking; an abandoned conflict keeps its reason.
     # 4: sealed plays (a play's commitment, a round's deadline for the openings).
-    version=4,
+    # 5: a conflict keeps its narrations and the tokens its reveals and close moved (the page).
+    version=5,
     demo=lazy("tablelog.rulesets.improv.rules.demo", "demo"),
     check_options=check_new,
 )

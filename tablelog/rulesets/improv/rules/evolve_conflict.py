@@ -22,6 +22,8 @@ from tablelog.rulesets.improv.rules.state import (
     Bonus,
     Conflict,
     ImprovState,
+    Moved,
+    Narration,
     PileCard,
     Play,
     Round,
@@ -124,6 +126,7 @@ def round_revealed(state: ImprovState, event: RoundRevealed) -> None:
     rnd.winners = list(event.winners)
     rnd.fate.pending = [(a, b) for a, b in event.ties]
     apply_moves(state, event.token_moves)
+    rnd.moves = [Moved(m.count, m.to, m.reason) for m in event.token_moves]
     conflict.banked += sum(m.count for m in event.token_moves if m.to == "bank")
     settle_cards(state, conflict, rnd, event.victory, event.discarded)
     if conflict.kind == "simple":
@@ -189,8 +192,11 @@ def victory_card_given(state: ImprovState, event: VictoryCardGiven) -> None:
 
 
 def narrated(state: ImprovState, event: Narrated) -> None:
+    conflict = state.conflicts[event.conflict]
+    after = conflict.rounds[-1].number if conflict.rounds else 0
+    conflict.narrations.append(Narration(after, event.side, event.text, event.final))
     if event.final:
-        state.conflicts[event.conflict].sides[event.side].final_narration = True
+        conflict.sides[event.side].final_narration = True
 
 
 def conflict_closed(state: ImprovState, event: ConflictClosed) -> None:
@@ -211,6 +217,7 @@ def conflict_closed(state: ImprovState, event: ConflictClosed) -> None:
             # The cards go back to their decks; the pile stays on record as it ended.
             discard_pile(state, side, keep_record=True)
     apply_moves(state, event.token_moves)
+    conflict.closing_moves = [Moved(m.count, m.to, m.reason) for m in event.token_moves]
 
 
 def abandoned(state: ImprovState, conflict: Conflict, event: ConflictClosed) -> None:

@@ -126,6 +126,23 @@ class Fate(msgspec.Struct):
     choices_due: list[str] = msgspec.field(default_factory=list)  # extended: losers who must choose
 
 
+class Moved(msgspec.Struct, frozen=True, array_like=True):
+    """Tokens a reveal or a close moved, and why (kept for the page's story of a conflict)."""
+
+    count: int
+    to: str
+    reason: str
+
+
+class Narration(msgspec.Struct, frozen=True, array_like=True):
+    """A side's narration (`improv.narrated`), after the round it follows (0: before any)."""
+
+    round: int
+    side: str
+    text: str
+    final: bool = False
+
+
 class Round(msgspec.Struct):
     number: int
     plays: dict[str, Play] = msgspec.field(default_factory=dict)
@@ -140,6 +157,7 @@ class Round(msgspec.Struct):
     settled: set[str] = msgspec.field(
         default_factory=set
     )  # sides whose card went to a pile or discard
+    moves: list[Moved] = msgspec.field(default_factory=list)  # the reveal's token moves
 
     def tokens_on(self, side: str) -> int:
         return sum(b.count for b in self.bonuses if b.on == side and b.kind == "token")
@@ -169,6 +187,10 @@ class Conflict(msgspec.Struct):
     opened_at: int = 0  # the seq of the event that opened it
     closed_at: int = 0  # the seq of the event that closed it
     abandoned: str | None = None  # the GM's reason, when it abandoned the conflict
+    # What the page tells of it while it is whole (never kept in its record): the
+    # narrations, and the tokens its close moved.
+    narrations: list[Narration] = msgspec.field(default_factory=list)
+    closing_moves: list[Moved] = msgspec.field(default_factory=list)
 
     @property
     def stakes_closed(self) -> bool:

@@ -160,7 +160,7 @@ def _gm_conflict_actions(state: ImprovState, conflict: Conflict) -> list[Action]
             title="Close the conflict",
             fixed=fixed,
             confirm="Close the conflict? Its outcome stands as it is; this cannot be undone.",
-            preview=True,
+            preview="public",
             conflict=key,
             gm=True,
             probe=c.Close(conflict=key),
@@ -369,7 +369,7 @@ def _player_actions(state: ImprovState, player: str) -> list[Action]:
                         Field(name="tokens", label="tokens", kind="number", default=1),
                     ],
                     fixed={**fixed, "by": character.key},
-                    preview=True,  # tokens spent for good: say how many are left
+                    preview="public",  # tokens spent for good: say how many are left
                     probe=c.PlaceBonus(conflict=key, on=on[0], by=character.key, tokens=1),
                     conflict=key,
                 )
@@ -425,7 +425,8 @@ def _spends(state: ImprovState, player: str) -> list[Action]:
                 title="Spend a token to redraw cards",
                 fields=[Field(name="cards", label="cards to redraw", kind="list", choices=hand)],
                 fixed={"player": player},
-                preview=True,
+                # No preview: a redraw's outcome is the deck's order, which nobody may see.
+                confirm="Spend a story-token to redraw {cards}? This cannot be undone.",
                 probe=c.Redraw(player=player, cards=hand[:1]),
             )
         )

@@ -13,7 +13,7 @@ from tablelog.errors import TablelogError
 from tablelog.projections.page import Card, Grid, Panel, role_of
 from tablelog.rulesets.improv.rules.cards import is_red, pretty
 from tablelog.rulesets.improv.rules.state import GM, Conflict, ImprovState
-from tablelog.rulesets.improv.views import awaiting, views
+from tablelog.rulesets.improv.views import awaiting, story, views
 
 
 def _face(card: str | None, *, label: str = "", mine: bool = False, **more: Any) -> Card:
@@ -85,6 +85,10 @@ def _conflict_panel(state: ImprovState, conflict: Conflict, viewer: str) -> Pane
         lines=lines,
         waiting=awaiting.waiting_line(state, conflict),
         conflict=conflict.key,
+        result=story.result(state, conflict, viewer),
+        story=story.story(state, conflict, viewer),
+        quotes=story.quotes(conflict),
+        closed=conflict.status == "closed",
     )
 
 
@@ -143,6 +147,7 @@ def panels(state: ImprovState, viewer: str | None) -> list[Panel]:
                     *([p, str(n)] for p, n in tokens["players"].items()),
                 ],
             ),
+            glossary=story.GLOSSARY,
         )
     )
     talents = views.talents_view(state)

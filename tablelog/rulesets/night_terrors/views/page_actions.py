@@ -164,7 +164,7 @@ def _in_conflict(
             fixed=fixed,
             probe=probe,
             confirm=f"{title}? This cannot be undone." if command is c.Give else "",
-            preview=command in (c.Push, c.Escalate, c.Give),
+            preview="public" if command in (c.Push, c.Escalate, c.Give) else "",
             conflict=key,
             gm=gm,
         )
@@ -243,7 +243,7 @@ def _between(state: NightTerrorsState, ch: Character, *, gm: bool) -> list[Actio
                     for pool in ("blood", "sweat", "tears")
                 ],
                 fixed={"character": ch.key},
-                preview=True,  # what is left in each pool after paying
+                preview="public",  # what is left in each pool after paying
                 # All of it from the first pool the trump allows: a payment the rules take.
                 probe=c.Pay(
                     character=ch.key,

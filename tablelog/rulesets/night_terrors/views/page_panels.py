@@ -16,7 +16,7 @@ from tablelog.projections.page import Card, Grid, Panel
 from tablelog.rules.table import GM
 from tablelog.rulesets.night_terrors.rules.cards import SUIT_NAMES, deciders, n_cards, suit
 from tablelog.rulesets.night_terrors.rules.state import Conflict, NightTerrorsState
-from tablelog.rulesets.night_terrors.views import awaiting, text, views
+from tablelog.rulesets.night_terrors.views import awaiting, story, text, views
 
 _SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 _POOLS = ("blood", "sweat", "tears")
@@ -166,6 +166,10 @@ def conflict_panel(
         lines=text.show_lines(shown, text.spellings(state)),
         waiting=awaiting.waiting_line(state, conflict),
         conflict=conflict.key,
+        result=story.result(state, shown, viewer),
+        story=story.story(state, conflict, shown),
+        quotes=story.quotes(state, shown),
+        closed=shown["status"] == "ended",
     )
 
 
