@@ -278,7 +278,8 @@
         status.className = "live";
         status.replaceChildren();
         news.forEach((item, i) => { if (i) { status.append("; "); } status.append(...item.childNodes); });
-        status.append(".");
+        // A sentence someone typed may end one already ("Anna has the gate."): no "..".
+        if (!/[.!?…]\s*$/.test(status.textContent)) { status.append("."); }
       } else if (interrupted) {
         status.textContent = "Up to date.";
       }

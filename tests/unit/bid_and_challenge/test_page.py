@@ -247,3 +247,18 @@ def test_cards_are_asked_one_per_line_in_a_bid(new: Tables) -> None:
     bids = [f for f in page(table.store, "anna").forms if f.title.startswith("Anna bids")]
     assert bids
     assert all(f.kind == "lines" for form in bids for f in form.fields if f.name == "cards")
+
+
+def test_the_characters_table_has_four_columns_to_fit_a_phone(new: Tables) -> None:
+    """Six columns (name, player, Flow, Deck, Play, Discard) were cut off on a 360-px phone,
+    Play and Discard out of sight: the player and Flow go beside the name."""
+    table = new(RECORDED).given(seated(), bid("Anna", "Brawn", "Sword"))
+    grid = panel(page(table.store, "ben"), "characters").grid
+    assert grid is not None
+    assert grid.header == ["Character", "Deck", "Play", "Discard"]
+    assert grid.rows[0] == [
+        "Anna (anna), Flow 3",
+        "QuickWits 1d6, Persuade 1d6+1, Body 1d6",
+        "Brawn 1d6+2, Sword 1d6+1",
+        "—",
+    ]

@@ -245,3 +245,45 @@ def test_the_gm_plays_its_npc_and_may_abandon_a_stalled_conflict(new: Tables) ->
     assert titles(page(table, "alice")) == {"Alice narrates the outcome"}
     assert "Mort narrates the outcome" in titles(gm(table))
     assert "Start a scene (hands reset)" in titles(gm(table), None)
+
+
+def test_the_narrate_form_of_an_ended_conflict_is_not_folded_away(new: Tables) -> None:
+    """An ended conflict folds its story under its outcome; the form narrating it, which
+    its winner may still send, stood inside the fold, out of sight (the browser test of a
+    whole campaign could not fill it in): it comes after the fold."""
+    from tablelog.http.page import _TEMPLATES, tab_icon, tab_title
+
+    table = dealt(new).given(
+        open_("talk", "Mort", "Alice"),
+        draw("Mort", "6H", "7H", "8H", "9H"),
+        draw("Alice", "4S", "5S", "6S", "7S"),
+        c.Abandon(conflict="c1", reason="Mort's player left"),
+    )
+    found = page(table, "alice")
+    assert panel(found, "conflict-c1").closed
+    html = _TEMPLATES.get_template("table.html").render(
+        page=found, texts=found.texts, fragment=True, tab_title=tab_title, tab_icon=tab_icon
+    )
+    assert _folded_forms(html) == []
+
+
+def _folded_forms(html: str) -> list[str]:
+    """The ids of the forms inside a closed conflict's fold (`details.closed-conflict`)."""
+    from html.parser import HTMLParser
+
+    folded: list[str] = []
+    stack: list[bool] = []  # for each open <details>: whether it is a closed conflict's
+
+    class Reader(HTMLParser):
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            if tag == "details":
+                stack.append(("class", "closed-conflict") in attrs)
+            elif tag == "form" and any(stack):
+                folded.append(dict(attrs).get("id") or "")
+
+        def handle_endtag(self, tag: str) -> None:
+            if tag == "details":
+                stack.pop()
+
+    Reader().feed(html)
+    return folded

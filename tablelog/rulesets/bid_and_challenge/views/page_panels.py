@@ -240,16 +240,17 @@ def _names(holder: dict[str, Any], zone: str) -> str:
 
 
 def _characters_panel(whole: dict[str, Any]) -> Panel:
+    """Every character's zones. Four columns, the player and Flow beside the name: six
+    were cut off on a 360-px phone (the Play and Discard columns out of sight)."""
     return Panel(
         key="characters",
         title="Characters",
         grid=Grid(
-            header=["Character", "Player", "Flow", "Deck", "Play", "Discard"],
+            header=["Character", "Deck", "Play", "Discard"],
             rows=[
                 [
-                    who["name"] + (" (dead)" if who["dead"] else ""),
-                    who["player"],
-                    str(who["flow"]),
+                    f"{who['name']} ({who['player']}), Flow {who['flow']}"
+                    + (", dead" if who["dead"] else ""),
                     _names(who, "deck"),
                     _names(who, "play"),
                     _names(who, "discard"),
