@@ -300,3 +300,22 @@ def test_abandon_refusals(
     table = new().given(given)
 
     assert words in table.refuse(command, code).message
+
+
+def test_the_gms_blind_play_from_a_managed_deck_is_nobodys_until_the_reveal(
+    new: Tables,
+) -> None:
+    """The GM's `--from-deck` card is "randomly from the top of the deck" (seed): with a
+    managed deck the GM does not see it either, so tokens go on it unknown, as the players'
+    do; the event keeps what it recorded (an old log audits as it was written)."""
+    table = new(MANAGED).given(KIT, c.StartSession(), *opened("a"))
+    assert table.hand("gm")  # the GM holds cards, and plays blind by choice
+    [played] = table.when(c.PlayCard(conflict="a", side="Riso", from_deck=True))
+    state = table.state
+    for viewer in ("gm", "bob"):
+        plays = show_view(state, state.conflicts["a"], viewer)["rounds"][0]["plays"]
+        assert plays["riso"]["card"] is None
+        assert redact(views_for("improv"), played, viewer, state) is not None
+    table.given(c.PlayCard(conflict="a", side="Kit", card="2C"), c.Reveal(conflict="a"))
+    assert table.show("a")["rounds"][0]["plays"]["riso"]["card"] == played.card
+    assert table.audit().discrepancies == []

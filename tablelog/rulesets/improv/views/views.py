@@ -27,10 +27,12 @@ def _owner(side: Side) -> str:
     return GM if side.gm or side.player is None else side.player
 
 
-def _visible(side: Side, rnd: Round, play: Play, viewer: str | None) -> bool:
+def _visible(side: Side, rnd: Round, play: Play, viewer: str | None, managed: bool = False) -> bool:
     """Local operators (None) see everything; a face-down card is its owner's, unless it was
-    played blind from an empty hand (no one's until the reveal)."""
-    return viewer is None or rnd.revealed or (viewer == _owner(side) and not play.unseen)
+    played blind (no one's until the reveal): from an empty hand, or the GM's from the top of
+    a managed deck, "randomly from the top of the deck" as the seed has it."""
+    blind = play.unseen or (managed and play.from_deck)
+    return viewer is None or rnd.revealed or (viewer == _owner(side) and not blind)
 
 
 def state_view(state: ImprovState, viewer: str | None = None) -> dict[str, Any]:
@@ -140,7 +142,9 @@ def show_view(state: ImprovState, conflict: Conflict, viewer: str | None = None)
             side = conflict.sides[key]
             # A sealed card nobody has opened is unknown to everyone, the operator included;
             # an opened one is in the log for all to see.
-            shown = bool(play.card) and (_visible(side, rnd, play, viewer) or play.sealed)
+            shown = bool(play.card) and (
+                _visible(side, rnd, play, viewer, state.managed) or play.sealed
+            )
             total = (
                 value(play.card, options.joker_value) + options.bonus_value * rnd.markers_on(key)
                 if play.card

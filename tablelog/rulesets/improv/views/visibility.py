@@ -1,7 +1,8 @@
 """What each caller may see of an Improv event (the service filters every read with this).
 
 - A face-down card (`card_played`) is its owner's until its round is revealed; then public.
-  A card played blind from an empty managed hand is no one's until then, its owner's neither.
+  A card played blind (from an empty managed hand, or the GM's from the top of a managed
+  deck) is no one's until then, its owner's neither.
   A conflict the GM abandons turns its face-down cards up.
 - Cards drawn into a hand, discarded from one or redrawn are the hand owner's only.
 - A shuffled deck's order is no one's: it would tell every future draw (the operator's own
@@ -40,7 +41,9 @@ def hidden_fields(event: Event, viewer: str, state: ImprovState) -> list[str]:
         case ev.CardPlayed():
             if _revealed(state, event.conflict, event.round):
                 return []
-            if event.unseen:  # blind from an empty hand: nobody's until the reveal
+            # Blind (an empty hand, or the GM's from the top of a managed deck: "randomly
+            # from the top of the deck"): nobody's until the reveal, its owner's neither.
+            if event.unseen or (state.managed and event.from_deck):
                 return ["card"]
             owner = _owner_of_side(state, event.conflict, event.side)
             return [] if owner == viewer else ["card"]
