@@ -134,7 +134,8 @@ def _changes(folded: Folded, events: Sequence[Event], viewer: str) -> list[str]:
     found = [
         f"{' / '.join(path)}: {_shown(old)} → {_shown(new)}"
         for path, old, new in _diff((), before_view, after_view)
-        if path[-1:] != ("seq",)
+        # A conflict's own changes are in the events' words already.
+        if path[-1:] != ("seq",) and "conflicts" not in path
     ]
     return found[:CHANGES]
 
@@ -145,24 +146,15 @@ def _diff(path: tuple[str, ...], old: Any, new: Any) -> Iterator[tuple[tuple[str
             if key in new:
                 yield from _diff((*path, str(key)), old[key], new[key])
         return
-    if old != new and _plain(old) and _plain(new):
+    if old != new and _counted(old) and _counted(new):
         yield path, old, new
 
 
-def _plain(value: Any) -> bool:
-    """A value said in a few words: a number, a short text, a short list of them."""
-    if isinstance(value, list):
-        return len(value) <= 12 and all(_plain(v) for v in value)
-    return (
-        value is None
-        or isinstance(value, bool | int | float)
-        or (isinstance(value, str) and len(value) <= 80)
-    )
+def _counted(value: Any) -> bool:
+    """A count (tokens, Intensity, HP, MP, a pool): what a costly step spends and leaves.
+    Anything else a step changes is in the events' words already."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _shown(value: Any) -> str:
-    if value is None:
-        return "—"
-    if isinstance(value, list):
-        return ", ".join(_shown(v) for v in value) or "none"
     return str(value)

@@ -66,9 +66,18 @@ def test_the_page_says_reconnecting_while_the_service_is_down(tmp_path: Path) ->
             ben.goto(link(tmp_path, url, "ben"))
             ben.wait_for_selector("#connection[data-state=live]", timeout=15_000)
             assert "Live" in ben.locator("#connection").inner_text()
+            gm = browser.new_page()
+            gm.goto(link(tmp_path, url, "gina", "--role", "gm"))
+            gm.wait_for_selector("#connection[data-state=live]", timeout=15_000)
         # Stopped: the page says so at once, and never that it is up to date.
         ben.wait_for_selector("#connection[data-state=down]", timeout=15_000)
         assert "Reconnecting" in ben.locator("#connection").inner_text()
+        # A move sent meanwhile is not lost in silence: the form says nothing was sent.
+        starts = gm.locator("form.action", has=gm.locator("legend", has_text="Start a session"))
+        starts.locator("button[type=submit]").click()
+        error = starts.locator(".error")
+        error.wait_for(state="visible", timeout=15_000)
+        assert "nothing was sent" in error.inner_text()
         tl(tmp_path, "improv", "character", "sue", "Riso")  # appended while it is down
         assert ben.locator("#connection[data-state=down]").count() == 1
         with running_service("t.db", tmp_path, port=port):

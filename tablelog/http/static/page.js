@@ -723,6 +723,15 @@
         const v = value(input);
         if (v !== undefined) { place(body, input.name, v); }
       }
+      // A required field left empty: said here, in the form's words, before anything is sent.
+      const empty = [...form.querySelectorAll("[name][required]")].find((input) => input.value.trim() === "");
+      if (empty) {
+        const label = form.querySelector('label[for="' + empty.id + '"]');
+        say(error, "Fill in " + (label ? label.textContent.trim() : empty.name) + " first; nothing was sent.", typed);
+        error.hidden = false;
+        empty.focus();
+        return;
+      }
       const button = form.querySelector("button[type=submit]");
       button.disabled = true;
       try {
@@ -742,9 +751,18 @@
           error.focus();
           return;
         }
-        const answer = await fetch(base(campaign) + form.dataset.path, {
-          method: "POST", credentials: "same-origin", headers: headers(), body: JSON.stringify(body),
-        });
+        let answer;
+        try {
+          answer = await fetch(base(campaign) + form.dataset.path, {
+            method: "POST", credentials: "same-origin", headers: headers(), body: JSON.stringify(body),
+          });
+        } catch (failure) {  // no answer at all: the service or the network is down
+          down();
+          say(error, "The service did not answer, so nothing was sent; send it again once the page says it is live.", typed);
+          error.hidden = false;
+          error.focus();
+          return;
+        }
         if (answer.ok) {
           const done = await answer.json();
           seq = Math.max(seq, done.seq || seq);

@@ -44,6 +44,17 @@ const tablelogSessions = (function () {
       button.setAttribute("aria-label", "End session " + session.id + (session.current ? ", this browser's" : ""));
       action.append(button);
       cells.push(action);
+      // Under 600 px the list is a card per session, each cell under its column's name
+      // (page.css, as the table's grids): the names are the header's, shown only there.
+      const heads = [...document.querySelectorAll("#session-list thead th")].map((th) => th.textContent.trim());
+      cells.forEach((cell, i) => {
+        if (!heads[i] || cell === action) { return; }
+        const label = document.createElement("span");
+        label.className = "cell-label";
+        label.setAttribute("aria-hidden", "true");
+        label.textContent = heads[i];
+        cell.prepend(label, " ");
+      });
       tr.append(...cells);
       return tr;
     }

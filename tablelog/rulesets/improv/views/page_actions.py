@@ -137,6 +137,7 @@ def _gm_conflict_actions(state: ImprovState, conflict: Conflict) -> list[Action]
                     Field(name="tokens", label="tokens", kind="number", default=1),
                 ],
                 fixed={**fixed, "by": "gm"},
+                preview="public",  # the GM's supply left after placing them
                 probe=c.PlaceBonus(conflict=key, on=on[0], by="gm", tokens=1),
                 conflict=key,
                 gm=True,
