@@ -9,6 +9,7 @@ nothing appended) so that a button is shown only when pressing it could work.
 
 from __future__ import annotations
 
+import re
 import types
 import typing
 from collections.abc import Sequence
@@ -103,7 +104,12 @@ def page_of(
     """The page for `caller`: now (shared with its other requests until the campaign moves),
     or as of seq `at` (a replay: panels only)."""
     if at is not None:
-        return _build(state.state_at(store, campaign, at), caller, at=at)
+        past = state.state_at(store, campaign, at)
+        replayed = _build(past, caller, at=at)
+        return msgspec.structs.replace(
+            replayed,
+            texts=directed_texts(replayed.texts, campaign_texts(store, past, caller.viewer)),
+        )
     page: Page = state.kept_view(
         store,
         campaign,
@@ -129,7 +135,11 @@ def _build_now(store: EventStore, folded: Folded, caller: Caller) -> Page:
         moves=sum(1 for s in shown if s.mine and not s.optional),
         said=[Said(seq=i.seq, text=i.text) for i in latest],
         # The events' words may quote a player's text the table no longer shows.
-        texts=directed_texts([msgspec.json.decode(i.line) for i in latest], page.texts),
+        texts=directed_texts(
+            [msgspec.json.decode(i.line) for i in latest],
+            page.texts,
+            campaign_texts(store, folded, viewer),
+        ),
     )
 
 
@@ -167,13 +177,40 @@ def texts(folded: Folded, viewer: str, shown: Sequence[Panel]) -> list[str]:
     views = views_for(folded.ruleset.name)
     # The narrations and the story's sentences too: a ruleset's state may keep words its
     # views do not list (a narration).
-    found: list[Any] = [state_view(folded, viewer), [q.text for p in shown for q in p.quotes]]
+    found: list[Any] = [[q.text for p in shown for q in p.quotes]]
     for key in dict.fromkeys(p.conflict for p in shown if p.conflict is not None):
         try:
             found.append(views.show_view(folded.state, key, viewer))
         except TablelogError:  # a conflict `show` will not give: its panel is isolated whole
             continue
     return directed_texts(*found)
+
+
+# A direction control in a stored payload (canonical JSON, UTF-8, never escaped): U+061C,
+# U+200E-F, U+202A-E, U+2066-9.
+_CONTROL_BYTES = re.compile(rb"\xd8\x9c|\xe2\x80[\x8e\x8f\xaa-\xae]|\xe2\x81[\xa6-\xa9]")
+
+
+def campaign_texts(store: EventStore, folded: Folded, viewer: str) -> list[str]:
+    """The campaign's texts holding a direction control: the state view's (filtered for the
+    viewer) the first time a page asks in this process, then, as the campaign moves, those
+    of each new event's payload. A text here serves only to find where a value quotes it
+    (http/isolation.py): one the viewer may not see isolates nothing it is shown, so the
+    set may hold more than this viewer's. Walking the whole state view on every append
+    would cost a page 100 times its budget on a campaign of 100,000 events."""
+    entry = state.entry_for(store, folded.campaign)
+    kept = entry.directed
+    if kept is not None and kept[0] >= folded.seq:
+        return sorted(kept[1], key=lambda text: (-len(text), text))
+    if kept is None:
+        found = set(directed_texts(state_view(folded, viewer)))
+    else:
+        found = set(kept[1])
+        for envelope in store.read(folded.campaign, after_seq=kept[0], upto_seq=folded.seq):
+            if _CONTROL_BYTES.search(envelope.payload):
+                found.update(directed_texts(msgspec.json.decode(envelope.payload)))
+    entry.directed = (folded.seq, frozenset(found))
+    return sorted(found, key=lambda text: (-len(text), text))
 
 
 def panels(folded: Folded, viewer: str) -> list[Panel]:

@@ -50,6 +50,9 @@ class Entry:
     views: dict[str | None, tuple[int, bytes, Any]] = field(default_factory=dict)
     # Since when the table waits on each step (awaits.py): None until someone asks.
     awaits: Tracked | None = None
+    # The players' texts holding a direction control, as of a seq (commands/page.py's
+    # `campaign_texts`): None until a page asks.
+    directed: tuple[int, frozenset[str]] | None = None
 
 
 class _Cache:
