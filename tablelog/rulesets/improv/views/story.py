@@ -98,6 +98,8 @@ def _revealed(conflict: Conflict, rnd: Round, name: _Names) -> list[str]:
         beat = f"{name(winner, start=True)} {rnd.totals.get(winner, '?')} {name.beats(winner)} " + (
             f"{name(loser)} {rnd.totals.get(loser, '?')}"
         )
+        if rnd.totals.get(winner) == rnd.totals.get(loser):
+            beat += " (equal totals: the suit decides)"
         if conflict.kind == "simple":
             stake = conflict.sides[winner].text
             told.append(f"{beat}, so '{stake}' wins.")
@@ -187,6 +189,8 @@ def _won(conflict: Conflict, name: _Names, winner: str, loser: str, rnd: Round |
     else:
         what = f"round {rnd.number}"
     numbers = f"{rnd.totals.get(winner, '?')} vs {rnd.totals.get(loser, '?')}"
+    if rnd.totals.get(winner) == rnd.totals.get(loser):
+        numbers += ", on the suit"
     return _sentence(name, winner, loser, what, numbers)
 
 
@@ -200,8 +204,9 @@ def _sentence(name: _Names, winner: str, loser: str, what: str, numbers: str) ->
 
 
 def _swap(numbers: str) -> str:
+    numbers, comma, why = numbers.partition(", ")  # "12 vs 12, on the suit"
     first, _, second = numbers.partition(" vs ")
     if " card" in first:
         count = int(second)
         return f"{count} card{'s' if count != 1 else ''} vs {first.split()[0]}"
-    return f"{second} vs {first}"
+    return f"{second} vs {first}{comma}{why}"

@@ -135,7 +135,15 @@ def _create(state: NightTerrorsState, player: str | None) -> Action:
 
 
 def _cards(hand: list[str], label: str, *, required: bool = True) -> Field:
-    return Field(name="cards", label=label, kind="list", choices=hand, required=required)
+    # Each card shown as a player reads it (J♠), sent as its code (JS).
+    return Field(
+        name="cards",
+        label=label,
+        kind="list",
+        choices=hand,
+        shown=[pretty(card) for card in hand],
+        required=required,
+    )
 
 
 _NARRATION = Field(name="narration", label="narration", required=False)
