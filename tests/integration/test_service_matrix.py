@@ -594,6 +594,13 @@ class Hidden:
     before: dict[str, list[Seen]] = field(default_factory=dict)  # caller -> before the reveal
     after: dict[str, list[Seen]] = field(default_factory=dict)  # caller -> after the reveal
     public_after: set[str] = field(default_factory=set)  # cards the reveal made public
+    # Sides that played blind from the top of a managed deck: nobody's card until the
+    # reveal, the GM's neither.
+    blind: set[str] = field(default_factory=set)
+
+    def owner(self, side: str) -> str:
+        """Who may see the side's face-down card before the reveal ("nobody": blind)."""
+        return "nobody" if side in self.blind else _owner(side)
 
 
 def read_feed(
@@ -692,6 +699,7 @@ def hidden(request: pytest.FixtureRequest, service: str, client: httpx.Client) -
     table = new_table(client, f"hidden-{mode}", {"deck_mode": mode})
     owned: dict[str, set[str]] = {"gm": set(), "bob": set(), "sue": set()}
     writes: dict[str, list[Seen]] = {c: [] for c in CALLERS}
+    blind: set[str] = set()
 
     def do(caller: str, path: str, body: dict[str, Any]) -> None:
         result = command(client, table, caller, path, body)
@@ -745,9 +753,9 @@ def hidden(request: pytest.FixtureRequest, service: str, client: httpx.Client) -
             do("gm", f"{C1}/plays", {"side": "goons", "from_deck": True})
             played = {
                 side: own_card(client, table, "gm" if side in GM_SIDES else _player_of(side), side)
-                for side in ("kit", "diana", "riso", "goons")
+                for side in ("kit", "diana", "riso")
             }
-            owned["gm"].add(played["goons"])  # blind from the GM deck: the GM's card now
+            blind = {"goons"}  # from the top of the GM deck: nobody's until the reveal
         final.append(log_length(client, table))
         feeds = {
             caller: future.result(timeout=LIVE_DEADLINE_S + 10) for caller, future in live.items()
@@ -756,7 +764,7 @@ def hidden(request: pytest.FixtureRequest, service: str, client: httpx.Client) -
         seqs = [json.loads(line)["seq"] for line in lines]
         assert seqs == list(range(1, final[0] + 1)), f"{caller}'s live feed: {seqs}"
 
-    hidden = Hidden(mode=mode, table=table, owned=owned, played=played)
+    hidden = Hidden(mode=mode, table=table, owned=owned, played=played, blind=blind)
     for caller in CALLERS:
         replayed = read_feed(service, table, caller, lambda last: last >= final[0])
         hidden.before[caller] = [
@@ -767,6 +775,9 @@ def hidden(request: pytest.FixtureRequest, service: str, client: httpx.Client) -
         ]
     revealed = client.post(table.url(f"{C1}/reveals"), json={}, headers=table.headers("gm"))
     assert revealed.status_code == 201, revealed.text
+    for side in blind:  # known now: a secret everyone's reads before the reveal must not hold
+        played[side] = own_card(client, table, "gm", side)
+        owned.setdefault("nobody", set()).add(played[side])
     head = log_length(client, table)
     for caller in CALLERS:
         hidden.after[caller] = [
@@ -816,7 +827,7 @@ def test_no_caller_sees_another_owners_card_before_the_reveal(hidden: Hidden, ca
     assert leaks(hidden.before[caller], secret) == []
     # The search does find cards: each owner sees its own face-down cards.
     seen = set().union(*(cards_in(s.text) for s in hidden.before[caller]))
-    mine = {card for side, card in hidden.played.items() if _owner(side) == caller}
+    mine = {card for side, card in hidden.played.items() if hidden.owner(side) == caller}
     assert mine <= seen
     assert (caller == "observer") is (not mine)
 
@@ -846,7 +857,7 @@ def test_show_nulls_every_face_down_card_but_the_callers_own(hidden: Hidden, cal
     plays = rounds[0]["plays"]
     assert set(plays) == set(hidden.played)
     for side, card in hidden.played.items():
-        if _owner(side) == caller:
+        if hidden.owner(side) == caller:
             assert plays[side]["card"] == card
         else:
             assert plays[side]["card"] is None, f"{caller} sees {side}'s {plays[side]['card']}"
@@ -856,7 +867,7 @@ def test_show_nulls_every_face_down_card_but_the_callers_own(hidden: Hidden, cal
         event = json.loads(item["line"])
         if event["type"] == "improv.card_played":
             side = event["payload"]["side"]
-            mine = _owner(side) == caller
+            mine = hidden.owner(side) == caller
             assert event["payload"]["card"] == (hidden.played[side] if mine else None)
             assert event.get("redacted", False) is not mine
 
