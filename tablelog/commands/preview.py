@@ -97,7 +97,9 @@ def preview(store: Any, campaign: str, caller: Caller, path: str, body: dict[str
     with state.reading(store, campaign, head=caller.head) as folded:
         guarded = {f.path: f.preview for f in forms(folded, caller) if f.confirm or f.preview}
         if path not in guarded:
-            return Preview(refused="this step is sent as it is: the page offers no preview of it")
+            return Preview(
+                refused="no-preview: this step is sent as it is; the page offers no preview of it"
+            )
         # Whom it speaks as: the table, unless the ruleset vouched that the step's outcome
         # depends on nothing hidden from the caller (`Action.preview` "own").
         speaks_as = caller.viewer if guarded[path] == "own" else _TABLE
@@ -108,7 +110,7 @@ def preview(store: Any, campaign: str, caller: Caller, path: str, body: dict[str
         except _Chance:
             return Preview(chance=True)
         except TablelogError as exc:
-            return Preview(refused=exc.message)
+            return Preview(refused=str(exc))  # `code: sentence`, as a sent step's refusal
         views = views_for(folded.ruleset.name)
         will: list[str] = []
         hidden = False

@@ -224,3 +224,18 @@ def test_an_irreversible_step_asks_once_and_says_what_it_will_do(tmp_path: Path)
         settled(phone, before + 1)
         assert head_seq(db, "heist") == before + 1
         assert "session 1 ends" in phone.locator("#live").inner_text()
+
+
+def test_an_empty_required_text_is_named_before_anything_is_sent(tmp_path: Path) -> None:
+    tl(tmp_path, "campaign", "create", "heist", "--ruleset", "improv", "--gm", "gina")
+    with running_service("t.db", tmp_path) as url, chromium() as browser:
+        page = browser.new_page()
+        page.goto(link(tmp_path, url, "gina", "--role", "gm"))
+        page.wait_for_selector("#connection[data-state=live]", timeout=15_000)
+        before = head_seq(tmp_path / "t.db", "heist")
+        created = page.locator("form.action", has=page.locator("legend", has_text="protagonist"))
+        created.locator("button[type=submit]").click()
+        error = created.locator(".error")
+        error.wait_for(state="visible")
+        assert error.inner_text() == "Fill in player first; nothing was sent."
+        assert head_seq(tmp_path / "t.db", "heist") == before

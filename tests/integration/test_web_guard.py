@@ -74,7 +74,7 @@ def test_a_preview_says_what_a_step_does_and_appends_nothing(store: EventStore) 
     # A body that makes no command: one sentence.
     wrong = preview(store, "heist", BOB, "/improv/bribes", {"giver": "bob", "receiver": 5})
     assert wrong.refused is not None
-    assert wrong.refused.startswith("the form does not make a command")
+    assert wrong.refused.startswith("bad-body: the form does not make a command")
     assert store.head("heist") == head  # nothing was appended by any of them
 
 
@@ -85,7 +85,9 @@ def test_only_a_step_that_asks_first_is_previewed(store: EventStore) -> None:
     plays = preview(
         store, "heist", BOB, "/improv/conflicts/c1/plays", {"side": "kit", "card": card}
     )
-    assert plays.refused == "this step is sent as it is: the page offers no preview of it"
+    assert plays.refused == (
+        "no-preview: this step is sent as it is; the page offers no preview of it"
+    )
     assert not plays.will
     nowhere = preview(store, "heist", BOB, "/nowhere", {})
     assert nowhere.refused == plays.refused

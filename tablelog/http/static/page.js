@@ -723,8 +723,10 @@
         const v = value(input);
         if (v !== undefined) { place(body, input.name, v); }
       }
-      // A required field left empty: said here, in the form's words, before anything is sent.
-      const empty = [...form.querySelectorAll("[name][required]")].find((input) => input.value.trim() === "");
+      // A required text left empty: said here, in the form's words, before anything is sent
+      // (the service would refuse a body without it, in a validator's words). An empty list
+      // or choice still goes: the rules say what it must hold.
+      const empty = [...form.querySelectorAll('[name][required][data-kind="text"]')].find((input) => input.value.trim() === "");
       if (empty) {
         const label = form.querySelector('label[for="' + empty.id + '"]');
         say(error, "Fill in " + (label ? label.textContent.trim() : empty.name) + " first; nothing was sent.", typed);
