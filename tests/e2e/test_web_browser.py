@@ -353,6 +353,10 @@ def sign_out_and_revoke(cwd: Path, url: str, pages: dict[str, Any]) -> None:
     sue.wait_for_selector("#live.ended", timeout=5_000)
     assert "revoked" in sue.locator("#live").inner_text()
     assert sue.locator("form.action button[type=submit]:enabled").count() == 0
+    # Nothing of her seat stays on the screen: no hand, no card face up, no form that works.
+    assert sue.locator("#table .card").count() == 0
+    assert sue.locator("#table-hidden").is_visible()
+    assert sue.locator("form button:enabled").count() == 0
 
 
 def unique_ids(page: Any) -> None:

@@ -204,7 +204,14 @@
       if (feed) { feed.close(); }
       say(status, why);
       status.className = "live ended";
-      for (const control of document.querySelectorAll("form.action button, form.action input, form.action select, form.action textarea, form.contact button, form.contact input")) {
+      // Signed out: what only this seat could see leaves the screen too (a hand, a card face
+      // up), so a phone handed on shows none of it; the forms still in view do nothing.
+      const gone = document.createElement("p");
+      gone.className = "hint";
+      gone.id = "table-hidden";
+      gone.textContent = "The table is hidden in this browser while it is signed out; open a new sign-in link to see it again.";
+      table.replaceChildren(gone);
+      for (const control of document.querySelectorAll("form button, form input, form select, form textarea")) {
         control.disabled = true;
       }
     }
