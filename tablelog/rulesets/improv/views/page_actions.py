@@ -15,7 +15,7 @@ from tablelog.rules.common import EndScene, EndSession, StartScene, StartSession
 from tablelog.rulesets.improv.rules import commands as c
 from tablelog.rulesets.improv.rules.cards import pretty
 from tablelog.rulesets.improv.rules.state import GM, Conflict, ImprovState, Side
-from tablelog.rulesets.improv.views import page_sealed
+from tablelog.rulesets.improv.views import page_sealed, page_tokens
 
 _TEXT = "…"  # what a probe says where the person will write their own words
 
@@ -408,50 +408,8 @@ def _player_actions(state: ImprovState, player: str) -> list[Action]:
         if side is not None:
             found += _side_actions(state, conflict, side, gm=False)
         if others:
-            found.append(_award(key, player, others))
+            found.append(page_tokens.award(key, player, others))
     if others and not state.open_conflicts():
-        found.append(_award(None, player, others))
-    found += _spends(state, player)
+        found.append(page_tokens.award(None, player, others))
+    found += page_tokens.spends(state, player)
     return found
-
-
-def _spends(state: ImprovState, player: str) -> list[Action]:
-    """A token spent outside the cards: a redraw (managed decks), or a bribe for narration."""
-    found = []
-    hand = state.hands.get(player, []) if state.managed else []
-    if hand:
-        found.append(
-            Action(
-                command=c.Redraw,
-                title="Spend a token to redraw cards",
-                fields=[Field(name="cards", label="cards to redraw", kind="list", choices=hand)],
-                fixed={"player": player},
-                # No preview: a redraw's outcome is the deck's order, which nobody may see.
-                confirm="Spend a story-token to redraw {cards}? This cannot be undone.",
-                probe=c.Redraw(player=player, cards=hand[:1]),
-            )
-        )
-    receivers = sorted(p for p in state.players if p != player)
-    if receivers:
-        found.append(
-            Action(
-                command=c.Bribe,
-                title="Pass a token for narration",
-                fields=[Field(name="receiver", label="to", kind="choice", choices=receivers)],
-                fixed={"giver": player},
-                confirm="Pass a story-token to {receiver} for narration? This cannot be undone.",
-                probe=c.Bribe(giver=player, receiver=receivers[0]),
-            )
-        )
-    return found
-
-
-def _award(conflict: str | None, player: str, others: list[str]) -> Action:
-    return Action(
-        command=c.Award,
-        title="Award a story-token",
-        fields=[Field(name="receiver", label="to", kind="choice", choices=others)],
-        fixed={"giver": player, **({"conflict": conflict} if conflict else {})},
-        probe=c.Award(giver=player, receiver=others[0], conflict=conflict),
-        conflict=conflict,
-    )
