@@ -53,6 +53,7 @@ _MODULES: dict[str, str] = {
     "rng": "tablelog.cli.rng",
     "webhook": "tablelog.cli.webhook",
     "player": "tablelog.cli.player",
+    "discord": "tablelog.cli.discord",
     "rulesets": "tablelog.cli.ruleset_list",
 }
 

@@ -16,6 +16,7 @@ from tablelog.commands.admin_web import new_admin_link
 from tablelog.commands.database import EventStore, open_store, opened
 from tablelog.commands.session_policy import SESSION_IDLE_S, SessionPolicy
 from tablelog.commands.signing import KEY_FILE_ENV, key_path, load_key
+from tablelog.discord.settings import DISCORD_API, DiscordSettings
 from tablelog.errors import InvalidInput
 from tablelog.http.feeds import DEFAULT_PER_ADDRESS, DEFAULT_PER_TOKEN
 from tablelog.http.throttle import DEFAULT_CAMPAIGN_LIMIT, DEFAULT_LIMIT
@@ -178,6 +179,24 @@ def serve(
             show_default=False,
         ),
     ] = None,
+    discord_public_key: Annotated[
+        str | None,
+        typer.Option(
+            "--discord-public-key",
+            envvar="TABLELOG_DISCORD_PUBLIC_KEY",
+            help="Take Discord's slash commands at /discord/interactions, checked with this "
+            "public key of your Discord application (its General Information page).",
+            show_default=False,
+        ),
+    ] = None,
+    discord_api: Annotated[
+        str,
+        typer.Option(
+            "--discord-api",
+            envvar="TABLELOG_DISCORD_API",
+            help="Discord's API, where follow-up messages go (a stand-in's in tests).",
+        ),
+    ] = DISCORD_API,
 ) -> None:
     """Run the HTTP service over the chosen database (SQLite file or PostgreSQL URL).
 
@@ -186,6 +205,10 @@ def serve(
     prints the admin token, which creating a campaign through the service needs; on every
     start, a one-time sign-in link for the admin page (/admin), where campaigns are created
     from a browser. Stop it with Ctrl-C.
+
+    With --discord-public-key, players and the GM act from Discord: `/tl` slash commands
+    in a channel the GM bound to a campaign (`tablelog discord --help`); Discord must reach
+    the service at a public https address (--public-url).
 
     With --smtp and --mail-from, notices to players (the table waits on you) go out by mail
     through that server; TABLELOG_SMTP_PASSWORD holds the password of the URL's user.
@@ -201,6 +224,7 @@ def serve(
     public = checked_public_url(public_url or f"http://{host}:{port}")
 
     mail = _mail(smtp, mail_from, smtp_ca_file)  # a bad --smtp is refused before anything
+    discord = _discord(discord_public_key, discord_api)
     location = target(ctx)
     assert isinstance(location, str)
     store = open_store(location, create=True)  # refuse a bad database before listening
@@ -226,6 +250,7 @@ def serve(
             session_policy=SessionPolicy(idle_s=session_idle),
             notice_policy=NoticePolicy(public_url=public, hour_s=reminder_hour),
             mail=mail,
+            discord=discord,
             webhook_policy=Policy(
                 timeout=webhook_timeout,
                 backoff=webhook_backoff,
@@ -251,6 +276,21 @@ def serve(
         )
     finally:
         store.close()
+
+
+def _discord(public_key: str | None, api: str) -> DiscordSettings | None:
+    """Discord's settings, or None without a public key; one sentence for a bad key."""
+    from tablelog.discord.signature import BadKey
+    from tablelog.discord.signature import public_key as key_of
+
+    if public_key is None:
+        return None
+    try:
+        key = key_of(public_key)
+    except BadKey as exc:
+        raise InvalidInput(str(exc), code="bad-discord-key") from None
+    say(f"Discord interactions at /discord/interactions (follow-ups to {api})", err=True)
+    return DiscordSettings(key=key, api=api.rstrip("/"))
 
 
 def _mail(smtp: str | None, mail_from: str | None, ca_file: str | None) -> MailSettings | None:

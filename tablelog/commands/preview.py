@@ -79,6 +79,11 @@ def _endpoint_of(endpoints: Sequence[Endpoint], path: str) -> tuple[Endpoint, di
     raise InvalidInput(f"no command of this campaign is sent to {path!r}", code="bad-path")
 
 
+def endpoint_at(ruleset: str, path: str) -> Endpoint:
+    """The endpoint a page's form posts to (`path` below the campaign)."""
+    return _endpoint_of([*CORE, *ruleset_endpoints(ruleset)], path)[0]
+
+
 def command_for(ruleset: str, path: str, body: dict[str, Any]) -> Command:
     """The command a page's form would send to `path` (below the campaign) with `body`."""
     endpoint, fields = _endpoint_of([*CORE, *ruleset_endpoints(ruleset)], path)

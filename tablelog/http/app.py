@@ -26,6 +26,7 @@ from tablelog.http import (
     caching,
     checkpoints,
     contacts,
+    discord_links,
     errors,
     invites,
     page,
@@ -35,6 +36,7 @@ from tablelog.http import (
     waiting,
     webhooks,
 )
+from tablelog.http import discord as discord_routes
 from tablelog.http.body import JsonRequest
 from tablelog.http.commands import command_routes
 from tablelog.http.context import signed_in
@@ -49,6 +51,7 @@ from tablelog.http.throttle import (
 from tablelog.http.watch import Watches
 
 if TYPE_CHECKING:
+    from tablelog.discord.settings import DiscordSettings
     from tablelog.notices.mail_settings import MailSettings
 
 
@@ -65,6 +68,7 @@ def create_app(
     session_policy: SessionPolicy | None = None,
     notice_policy: NoticePolicy | None = None,
     mail: MailSettings | None = None,
+    discord: DiscordSettings | None = None,
 ) -> Litestar:
     """The service over the log at `target` (a path or URL, opened at start-up, or a store).
 
@@ -78,7 +82,8 @@ def create_app(
     unused (commands/session_policy.py); `notice_policy`: the service's public address for
     the links in turn notices and the reminders' clock (commands/notices.py); `mail`: the SMTP
     server notices by mail go through (`serve --smtp`; None: no mail), as `app.state.mail`
-    for the notices' sender."""
+    for the notices' sender; `discord`: the Discord application's public key and API
+    (`serve --discord-public-key`; None: no Discord interactions)."""
     kept = session_policy or SessionPolicy()
     state = State(
         {
@@ -94,6 +99,7 @@ def create_app(
             "webhook_policy": webhook_policy or Policy(),
             "notice_policy": notice_policy or NoticePolicy(),
             "mail": mail,
+            "discord": discord,
         }
     )
 
@@ -125,6 +131,7 @@ def create_app(
             *checkpoints.ROUTES,
             *webhooks.ROUTES,
             *contacts.ROUTES,
+            *discord_links.ROUTES,
             *ruleset_routes(),
             *stream.ROUTES,
             *command_routes(),
@@ -142,6 +149,7 @@ def create_app(
             *page.PUBLIC,
             *contacts.PUBLIC,
             *admin.ROUTES,  # the admin page signs in with its own cookie (http/admin.py)
+            *discord_routes.ROUTES,  # Discord signs each interaction (http/discord.py)
             signed,
         ],
         request_class=JsonRequest,

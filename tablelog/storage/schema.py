@@ -211,6 +211,29 @@ player_contacts = Table(
     Column("updated_at", BigInteger, nullable=False),
 )
 
+# Discord (issue 30): the channel bound to each campaign, where its slash commands act (one
+# campaign per channel), and the one-time codes a player trades with `/tl link CODE` for
+# their seat's Discord user (kept in `player_contacts.discord_id`). A code is kept only as
+# its digest, like every token.
+discord_channels = Table(
+    "discord_channels",
+    metadata,
+    Column("channel_id", String(20), primary_key=True),
+    Column("campaign_id", String(64), ForeignKey("campaigns.name"), nullable=False),
+    Column("bound_at", BigInteger, nullable=False),
+    Index(None, "campaign_id"),
+)
+
+discord_codes = Table(
+    "discord_codes",
+    metadata,
+    Column("digest", String(64), primary_key=True),
+    Column("campaign_id", String(64), ForeignKey("campaigns.name"), nullable=False),
+    Column("player", String(100), nullable=False),
+    Column("expires_at", BigInteger, nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+)
+
 # Turn notices and reminders still to be sent, one row per await, channel and number, written
 # in the transaction that began the await (a turn notice) or by the sender (a reminder); the
 # unique constraint makes each exactly once, a restart included. `channel` is a webhook's id

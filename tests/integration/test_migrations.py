@@ -223,6 +223,7 @@ WRITTEN_AT = {
     "0008": {"bar-fight": 58},
     "0009": {"bar-fight": 58},
     "0010": {"bar-fight": 58},
+    "0011": {"bar-fight": 58},
 }
 
 

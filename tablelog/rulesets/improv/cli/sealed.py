@@ -60,7 +60,10 @@ def open_kept(
     ctx: typer.Context, campaign: str | None, conflict: str, only: str | None, *, required: bool
 ) -> int:
     """Send the openings this machine keeps for the conflict's current round (of side
-    `only`, or all) that are not open yet; how many were sent."""
+    `only`, or all) that are not open yet; how many were sent. Commands only collected (a
+    what-if file, a slash command) open nothing: what this machine keeps stays here."""
+    if collecting.get() is not None and not required:
+        return 0
     name, shown = shown_conflict(ctx, campaign, IMPROV, conflict, None)
     view = shown.view
     rounds = view.get("rounds") or []
