@@ -123,7 +123,8 @@ class Table:
 
     def read(self, user: DiscordUser, path: str, **options: Any) -> str:
         body = self.send(user, path, **options)
-        assert body["type"] == 4 and body["data"]["flags"] & EPHEMERAL, body
+        assert body["type"] == 4, body
+        assert body["data"]["flags"] & EPHEMERAL, body
         content: str = body["data"]["content"]
         return content
 
@@ -135,7 +136,8 @@ class Table:
     def complete(self, user: DiscordUser, path: str, focused: str, **options: Any) -> list[str]:
         opts = {k.replace("_", "-"): v for k, v in options.items()}
         status, body = self.setup.discord.send_autocomplete(user, self.channel, path, focused, opts)
-        assert status == 200 and body["type"] == 8, body
+        assert status == 200, body
+        assert body["type"] == 8, body
         return [c["value"] for c in body["data"]["choices"]]
 
 
@@ -167,7 +169,8 @@ def test_ping_and_signatures(setup: Setup) -> None:
 
 def test_an_unbound_channel_says_how_to_bind_it(setup: Setup) -> None:
     status, body = setup.discord.send_command(GM, snowflake(), "state")
-    assert status == 200 and body["data"]["flags"] & EPHEMERAL
+    assert status == 200
+    assert body["data"]["flags"] & EPHEMERAL
     assert "tablelog discord bind" in body["data"]["content"]
 
 
@@ -295,7 +298,8 @@ def test_core_reads_are_ephemeral_and_from_the_callers_view(setup: Setup) -> Non
     t.act(GM, "improv stake", conflict="c1", side="guard", text="The alarm", gm=True)
     t.act(BOB, "improv stake", conflict="c1", side="kit", text="Kit runs", opposes="guard")
     waiting = t.read(SUE, "waiting")
-    assert "bob" in waiting and "play" in waiting, waiting
+    assert "bob" in waiting, waiting
+    assert "play" in waiting, waiting
     # Autocomplete: only the caller's own cards, and the conflicts they act in.
     offered = t.complete(BOB, "improv play", "card", conflict="c1", side="kit", card="")
     assert sorted(offered) == sorted(bob_hand), offered
@@ -306,15 +310,18 @@ def test_core_reads_are_ephemeral_and_from_the_callers_view(setup: Setup) -> Non
     played = bob_hand[0]
     earlier = len(t.setup.api.followups)
     answer = t.act(BOB, "improv play", conflict="c1", side="kit", card=played)
-    assert "face down" in answer and played not in answer, answer
+    assert "face down" in answer, answer
+    assert played not in answer, answer
     (own,) = t.setup.api.wait_for("followups", earlier + 1)[earlier:]
-    assert own.ephemeral and own.token == t.setup.discord.last["token"], own
+    assert own.ephemeral, own
+    assert own.token == t.setup.discord.last["token"], own
     assert (own.content or "").startswith("Only you see:"), own.content
     assert f"kit: {pretty(played)}" in (own.content or ""), own.content
     show = t.read(BOB, "show", conflict="c1")
     assert played in show or pretty(played) in show, show
     sue_show = t.read(SUE, "show", conflict="c1")
-    assert played not in sue_show and pretty(played) not in sue_show, sue_show
+    assert played not in sue_show, sue_show
+    assert pretty(played) not in sue_show, sue_show
     # Nothing the channel saw ever named a card still hidden in a hand or face down.
     for message in t.seen:
         for card in CARD.findall(message):
