@@ -197,6 +197,15 @@ def serve(
             help="Discord's API, where follow-up messages go (a stand-in's in tests).",
         ),
     ] = DISCORD_API,
+    discord_defer_after: Annotated[
+        float,
+        typer.Option(
+            "--discord-defer-after",
+            hidden=True,  # the tests' lever: Discord waits 3 s, deferring after 2 is right
+            help="Seconds before a slow answer to Discord is deferred.",
+            min=0.0,
+        ),
+    ] = 2.0,
 ) -> None:
     """Run the HTTP service over the chosen database (SQLite file or PostgreSQL URL).
 
@@ -224,7 +233,7 @@ def serve(
     public = checked_public_url(public_url or f"http://{host}:{port}")
 
     mail = _mail(smtp, mail_from, smtp_ca_file)  # a bad --smtp is refused before anything
-    discord = _discord(discord_public_key, discord_api)
+    discord = _discord(discord_public_key, discord_api, discord_defer_after)
     location = target(ctx)
     assert isinstance(location, str)
     store = open_store(location, create=True)  # refuse a bad database before listening
@@ -278,7 +287,7 @@ def serve(
         store.close()
 
 
-def _discord(public_key: str | None, api: str) -> DiscordSettings | None:
+def _discord(public_key: str | None, api: str, defer_after: float) -> DiscordSettings | None:
     """Discord's settings, or None without a public key; one sentence for a bad key."""
     from tablelog.discord.signature import BadKey
     from tablelog.discord.signature import public_key as key_of
@@ -290,7 +299,7 @@ def _discord(public_key: str | None, api: str) -> DiscordSettings | None:
     except BadKey as exc:
         raise InvalidInput(str(exc), code="bad-discord-key") from None
     say(f"Discord interactions at /discord/interactions (follow-ups to {api})", err=True)
-    return DiscordSettings(key=key, api=api.rstrip("/"))
+    return DiscordSettings(key=key, api=api.rstrip("/"), defer_after_s=defer_after)
 
 
 def _mail(smtp: str | None, mail_from: str | None, ca_file: str | None) -> MailSettings | None:

@@ -22,8 +22,9 @@ def _items(option: Option, value: Any) -> list[str]:
     text = str(value)
     if not option.many:
         return [text]
-    # A list: comma-separated; an argument of several codes may also be space-separated.
-    parts = text.split(",") if ("," in text or option.flag is not None) else text.split()
+    # A repeatable option's values are separated by `;` (a value may hold commas and
+    # spaces: `heroes=alice,cara`); an argument's codes by spaces or commas.
+    parts = text.split(";") if option.flag is not None else text.replace(",", " ").split()
     return [p.strip() for p in parts if p.strip()]
 
 

@@ -35,7 +35,10 @@ SUB_COMMAND, SUB_COMMAND_GROUP, STRING, INTEGER, BOOLEAN, NUMBER = 1, 2, 3, 4, 5
 # Never asked on Discord: the channel names the campaign, the answer is never JSON, and the
 # caller's own seat decides the view.
 _LEFT_OUT = frozenset({"campaign", "json", "as_player"})
-LIST_NOTE = " (several: separate with commas)"
+# How several values go in one Discord option: a repeatable option's values may hold
+# commas and spaces themselves (`heroes=alice,cara`, `Fast talker`), an argument's are codes.
+OPTION_LIST_NOTE = " (several: separate with ;)"
+ARGUMENT_LIST_NOTE = " (several: separate with spaces)"
 
 
 @dataclass(frozen=True)
@@ -130,7 +133,7 @@ def _option(param: Any, index: int) -> Option:
     else:
         name, flag = (param.name or "").replace("_", "-"), None
         help_text = getattr(param, "help", None)
-    note = LIST_NOTE if many else ""
+    note = (OPTION_LIST_NOTE if flag else ARGUMENT_LIST_NOTE) if many else ""
     description = short(help_text, name.replace("-", " "), LIMIT_DESCRIPTION - len(note)) + note
     choices: tuple[str, ...] = ()
     if str(param.type.name) == "choice":

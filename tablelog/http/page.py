@@ -25,6 +25,7 @@ from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 from litestar.static_files import create_static_files_router
 
 from tablelog import __version__
+from tablelog.commands import discord_links
 from tablelog.commands.access import (
     Caller,
     authenticate,
@@ -150,6 +151,8 @@ def _render(request: AnyRequest, campaign: str) -> Response[str]:
     # Read afresh on every render: contacts are kept beside the log, not in the page model
     # shared until the campaign moves.
     box = notices_box(store_of(request.app.state), name, caller)
+    # The box's Discord part says where the campaign is played (any member may know it).
+    bound = [] if box is None else discord_links.channels(store_of(request.app.state), name)
     return _html(
         "page.html",
         page=page,
@@ -158,6 +161,8 @@ def _render(request: AnyRequest, campaign: str) -> Response[str]:
         idle=idle,
         fragment=False,
         notices=box,
+        discord_channels=bound,
+        discord_code_hours=discord_links.CODE_HOURS,
     )
 
 

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from tablelog.storage import open_store
-from tests.e2e.transcript import ok, run
+from tests.e2e.transcript import ok, refused, run
 from tests.support.discord_app import (
     EPHEMERAL,
     DiscordApi,
@@ -326,3 +326,257 @@ def test_core_reads_are_ephemeral_and_from_the_callers_view(setup: Setup) -> Non
     for message in t.seen:
         for card in CARD.findall(message):
             assert card not in bob_hand + sue_hand, (card, message)
+
+
+ANN = DiscordUser(snowflake(), "ann")
+CAT = DiscordUser(snowflake(), "cat")
+ALICE = "Body:Body:d8;Mind:Mind:d6;Kit:Kit:d4;Brawl:Body:d10;Health:Body:d6"
+CARA = "Body:Body:d6;Mind:Mind:d6;Kit:Kit:d4;Health:Body:d6"
+BOB_NPC = "Body:Body:d8;Mind:Mind:d8;Kit:Kit:d6;Brawn:Body:d10;Resolve:Mind:d4;Health:Body:d8"
+Step = tuple[DiscordUser, str, dict[str, Any], tuple[str, ...]]
+
+
+def _beer_run_round(t: Table, *, through: str) -> None:
+    """One Beer Run round (recorded dice) by the GM and two players: Discord or the CLI."""
+
+    def ab(spec: str) -> tuple[str, ...]:
+        return tuple(a for s in spec.split(";") for a in ("-a", s))
+
+    steps: list[Step] = [
+        (
+            ANN,
+            "beer-run character",
+            {"player": "ann", "name": "Alice", "ability": ALICE},
+            ("ann", "Alice", *ab(ALICE)),
+        ),
+        (
+            CAT,
+            "beer-run character",
+            {"player": "cat", "name": "Cara", "ability": CARA},
+            ("cat", "Cara", *ab(CARA)),
+        ),
+        (
+            GM,
+            "beer-run character",
+            {"player": "gm", "name": "Bob", "ability": BOB_NPC},
+            ("gm", "Bob", *ab(BOB_NPC)),
+        ),
+        (
+            GM,
+            "beer-run open",
+            {"side": "heroes=alice,cara;thugs=bob"},
+            ("--side", "heroes=alice,cara", "--side", "thugs=bob"),
+        ),
+        (
+            ANN,
+            "beer-run goal",
+            {"conflict": "c1", "actor": "alice", "text": "Bob backs down", "ability": "Resolve"},
+            ("c1", "alice", "Bob backs down", "--ability", "Resolve"),
+        ),
+        (
+            CAT,
+            "beer-run goal",
+            {
+                "conflict": "c1",
+                "actor": "cara",
+                "text": "Distract Bob",
+                "ally": "alice",
+                "die": "d8",
+            },
+            ("c1", "cara", "Distract Bob", "--ally", "alice", "--die", "d8"),
+        ),
+        (
+            GM,
+            "beer-run goal",
+            {"conflict": "c1", "actor": "bob", "text": "Alice is beaten", "against": "alice"},
+            ("c1", "bob", "Alice is beaten", "--against", "alice"),
+        ),
+        (
+            GM,
+            "beer-run difficulty",
+            {"conflict": "c1", "against": "cara", "replace": 3},
+            ("c1", "cara", "--replace", "3"),
+        ),
+        (
+            CAT,
+            "beer-run pool",
+            {"conflict": "c1", "actor": "cara", "base": "Body Mind Kit"},
+            ("c1", "cara", "Body", "Mind", "Kit"),
+        ),
+        (
+            GM,
+            "beer-run roll",
+            {"conflict": "c1", "actor": "cara", "values": "6 5 2", "difficulty": "8,3,1,2"},
+            ("c1", "cara", "6", "5", "2", "--difficulty", "8,3,1,2"),
+        ),
+        (
+            ANN,
+            "beer-run pool",
+            {"conflict": "c1", "actor": "alice", "base": "Body Mind Kit", "extra": "Brawl"},
+            ("c1", "alice", "Body", "Mind", "Kit", "--extra", "Brawl"),
+        ),
+        (
+            GM,
+            "beer-run pool",
+            {"conflict": "c1", "actor": "bob", "base": "Body Mind Kit", "extra": "Brawn"},
+            ("c1", "bob", "Body", "Mind", "Kit", "--extra", "Brawn"),
+        ),
+        (
+            ANN,
+            "beer-run roll",
+            {"conflict": "c1", "actor": "alice", "values": "6 5 2 4 6"},
+            ("c1", "alice", "6", "5", "2", "4", "6"),
+        ),
+        (
+            GM,
+            "beer-run roll",
+            {"conflict": "c1", "actor": "bob", "values": "3 3 1 10"},
+            ("c1", "bob", "3", "3", "1", "10"),
+        ),
+        (
+            GM,
+            "beer-run allocate",
+            {"conflict": "c1", "by": "bob", "against": "alice", "pips": "Health=1"},
+            ("c1", "bob", "alice", "Health=1"),
+        ),
+        (
+            ANN,
+            "beer-run allocate",
+            {"conflict": "c1", "by": "alice", "against": "bob", "pips": "Resolve=1 Health=1"},
+            ("c1", "alice", "bob", "Resolve=1", "Health=1"),
+        ),
+    ]
+    for user, path, options, args in steps:
+        if through == "discord":
+            t.act(user, path, **options)
+        else:
+            t.tl(*path.split(), *args)
+
+
+def test_a_beer_run_round_from_discord_alone_logs_what_the_cli_would(setup: Setup) -> None:
+    t = table(setup, "pub", "-r", "beer-run", "-o", "dice=recorded")
+    for user, seat in ((GM, "gm"), (ANN, "ann"), (CAT, "cat")):
+        t.link(user, seat)
+    # A pool is its buyer's alone until rolled: the channel reads only that one was bought.
+    _beer_run_round(t, through="discord")
+    cli = table(setup, "pub-cli", "-r", "beer-run", "-o", "dice=recorded")
+    _beer_run_round(cli, through="cli")
+    assert _played(t) == _played(cli)
+    state = json.loads(t.tl("state", "--json"))
+    assert state["characters"]["bob"]["abilities"]["resolve"]["size"] == 3, state["characters"]
+    # A player is refused another's character, with the rules' sentence.
+    said = t.refused(CAT, "beer-run cede", conflict="c1", actor="alice")
+    assert "belongs to ann" in said, said
+
+
+def test_a_turn_notice_button_opens_the_step_and_its_modal_sends_it(setup: Setup) -> None:
+    t = table(setup, "buttons", "-r", "improv")
+    for user, seat in ((GM, "gm"), (BOB, "bob"), (SUE, "susan")):
+        t.link(user, seat)
+    t.act(GM, "improv character", player="bob", name="Kit")
+    t.act(GM, "session start")
+    t.act(GM, "improv open")
+    t.act(GM, "improv stake", conflict="c1", side="guard", text="The alarm", gm=True)
+    body = t.send(BOB, "improv stake", conflict="c1", side="kit", text="Kit runs", opposes="guard")
+    data = body["data"]
+    # The table now waits on bob to play and on the GM: each mentioned, each with a button.
+    assert f"<@{BOB.id}>" in data["content"], data["content"]
+    assert BOB.id in data["allowed_mentions"]["users"]
+    assert data["allowed_mentions"]["parse"] == []
+    buttons = [b for row in data["components"] for b in row["components"]]
+    by_label = {b["label"]: b["custom_id"] for b in buttons}
+    play = next(cid for label, cid in by_label.items() if "card" in label.casefold())
+    # Another seat's button is refused to them alone.
+    status, other = setup.discord.send_button(SUE, t.channel, play)
+    assert status == 200
+    assert other["data"]["flags"] & EPHEMERAL
+    assert "not yours" in other["data"]["content"]
+    # Its own seat gets the form as a modal, the card asked.
+    status, modal = setup.discord.send_button(BOB, t.channel, play)
+    assert (status, modal["type"]) == (200, 9), modal
+    inputs = [c for row in modal["data"]["components"] for c in row["components"]]
+    assert [i["custom_id"] for i in inputs] == ["card"], inputs
+    before = t.seq()
+    status, sent = setup.discord.send_modal_submit(
+        BOB, t.channel, modal["data"]["custom_id"], {"card": "7S"}
+    )
+    assert status == 200, sent
+    assert "face down" in sent["data"]["content"], sent
+    assert not sent["data"].get("flags", 0) & EPHEMERAL
+    assert t.seq() == before + 1
+    shown = json.loads(t.tl("improv", "show", "c1", "--json"))
+    assert shown["rounds"][-1]["plays"]["kit"]["card"] == "7S"
+
+
+def test_sealed_plays_are_refused_and_pointed_to_the_page(setup: Setup) -> None:
+    t = table(setup, "sealed", "-r", "improv", "-o", "sealed_plays=true")
+    for user, seat in ((GM, "gm"), (BOB, "bob")):
+        t.link(user, seat)
+    t.act(GM, "improv character", player="bob", name="Kit")
+    t.act(GM, "session start")
+    t.act(GM, "improv open")
+    t.act(GM, "improv stake", conflict="c1", side="guard", text="The alarm", gm=True)
+    t.act(BOB, "improv stake", conflict="c1", side="kit", text="Kit runs", opposes="guard")
+    said = t.refused(BOB, "improv play", conflict="c1", side="kit", card="AH")
+    assert "seals its plays" in said, said
+    assert "page" in said, said
+    said = t.refused(BOB, "improv unseal", conflict="c1", side="kit")
+    assert "cannot run from Discord" in said, said
+
+
+def test_register_puts_the_command_set_on_the_application(setup: Setup) -> None:
+    app_id = "100000000000000001"
+    base = ("discord", "register", "--app-id", app_id, "--api", setup.api.url)
+    line = refused(setup.tl(*base, "--ruleset", "improv"))
+    assert line.startswith("no-bot-token:"), line
+    env = {"TABLELOG_DISCORD_BOT_TOKEN": "wrong"}
+    line = refused(run(setup.cwd, "--db", setup.db, *base, "--ruleset", "improv", env=env))
+    assert line.startswith("bad-bot-token:"), line
+    env = {"TABLELOG_DISCORD_BOT_TOKEN": setup.api.bot_token}
+    out = ok(
+        run(
+            setup.cwd,
+            "--db",
+            setup.db,
+            *base,
+            "--ruleset",
+            "improv",
+            "--ruleset",
+            "beer-run",
+            env=env,
+        )
+    )
+    assert "registered /tl (improv, beer-run)" in out
+    (tl,) = setup.api.commands[(app_id, None)]
+    groups = [o["name"] for o in tl["options"] if o["type"] == 2]
+    assert groups == ["session", "scene", "improv", "beer-run"]
+    # Every ruleset at once is more than Discord takes in one command: said before sending.
+    every = [
+        a for r in ("improv", "beer-run", "ace-of-cards", "night-terrors") for a in ("--ruleset", r)
+    ]
+    line = refused(run(setup.cwd, "--db", setup.db, *base, *every, env=env))
+    assert line.startswith("too-many-commands:"), line
+
+
+def test_a_slow_answer_is_deferred_then_sent(tmp_path: Path) -> None:
+    db = str(tmp_path / "tablelog.db")
+    with discord_api() as api:
+        discord = Interactor("http://127.0.0.1:1", api=api)
+        options = (
+            "--discord-public-key",
+            discord.public_key_hex,
+            "--discord-api",
+            api.url,
+            "--discord-defer-after",
+            "0",
+        )
+        with running_service(db, tmp_path, *options) as url:
+            discord.service_url = url
+            ok(run(tmp_path, "--db", db, "campaign", "create", "slow", "-r", "improv"))
+            channel = snowflake()
+            ok(run(tmp_path, "--db", db, "discord", "bind", channel, "-c", "slow"))
+            status, body = discord.send_command(GM, channel, "state")
+            assert (status, body["type"]) == (200, 5), body
+            (edit,) = api.wait_for("edits", 1)
+            assert edit.token == discord.last["token"]
+            assert "campaign slow" in (edit.content or ""), edit.body

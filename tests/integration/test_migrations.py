@@ -30,6 +30,8 @@ TABLES = {
     "webhooks",
     "player_contacts",
     "notices",
+    "discord_channels",
+    "discord_codes",
     "campaigns",
     "events",
     "idempotency",
