@@ -14,10 +14,10 @@ from tablelog.cli.options import CampaignOption, JsonOption, remote, target
 from tablelog.cli.output import decoded, emit_json, say
 from tablelog.commands import discord_links
 from tablelog.commands.database import opened, resolve_campaign
-from tablelog.discord.settings import DISCORD_API
+from tablelog.discord.settings import BOT_TOKEN_ENV, DISCORD_API
 from tablelog.errors import InvalidInput
 
-TOKEN_ENV = "TABLELOG_DISCORD_BOT_TOKEN"  # noqa: S105 - the variable's name, no secret
+TOKEN_ENV = BOT_TOKEN_ENV
 
 app = typer.Typer(
     no_args_is_help=True,

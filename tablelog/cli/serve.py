@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import os
 import socket
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -16,7 +17,7 @@ from tablelog.commands.admin_web import new_admin_link
 from tablelog.commands.database import EventStore, open_store, opened
 from tablelog.commands.session_policy import SESSION_IDLE_S, SessionPolicy
 from tablelog.commands.signing import KEY_FILE_ENV, key_path, load_key
-from tablelog.discord.settings import DISCORD_API, DiscordSettings
+from tablelog.discord.settings import BOT_TOKEN_ENV, DISCORD_API, DiscordSettings
 from tablelog.errors import InvalidInput
 from tablelog.http.feeds import DEFAULT_PER_ADDRESS, DEFAULT_PER_TOKEN
 from tablelog.http.throttle import DEFAULT_CAMPAIGN_LIMIT, DEFAULT_LIMIT
@@ -217,7 +218,8 @@ def serve(
 
     With --discord-public-key, players and the GM act from Discord: `/tl` slash commands
     in a channel the GM bound to a campaign (`tablelog discord --help`); Discord must reach
-    the service at a public https address (--public-url).
+    the service at a public https address (--public-url). With TABLELOG_DISCORD_BOT_TOKEN
+    too, the bot posts each turn notice in those channels, with a button for the step.
 
     With --smtp and --mail-from, notices to players (the table waits on you) go out by mail
     through that server; TABLELOG_SMTP_PASSWORD holds the password of the URL's user.
@@ -298,8 +300,11 @@ def _discord(public_key: str | None, api: str, defer_after: float) -> DiscordSet
         key = key_of(public_key)
     except BadKey as exc:
         raise InvalidInput(str(exc), code="bad-discord-key") from None
+    token = os.environ.get(BOT_TOKEN_ENV, "").strip() or None
     say(f"Discord interactions at /discord/interactions (follow-ups to {api})", err=True)
-    return DiscordSettings(key=key, api=api.rstrip("/"), defer_after_s=defer_after)
+    if token is None:
+        say(f"no {BOT_TOKEN_ENV}: turn notices are not posted in the bound channels", err=True)
+    return DiscordSettings(key=key, api=api.rstrip("/"), defer_after_s=defer_after, bot_token=token)
 
 
 def _mail(smtp: str | None, mail_from: str | None, ca_file: str | None) -> MailSettings | None:

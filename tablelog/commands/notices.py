@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -47,7 +48,9 @@ from tablelog.projections.post_escape import escape_discord
 from tablelog.rules import notice_options
 from tablelog.rules.table import GM
 from tablelog.storage import EventStore
+from tablelog.storage.discord import channels_of
 from tablelog.storage.notices import (
+    DISCORD,
     MAIL,
     OWN_MOVE,
     NewNotice,
@@ -143,6 +146,9 @@ class NoticePolicy:
     public_url: str | None = None  # the service's address as players reach it
     mail: smtp.MailSettings | None = None  # the SMTP server (`serve --smtp`), if any
     hour_s: float = HOUR_S  # seconds in an hour of `remind_hours` (tests only shorten it)
+    # Posts a notice in the campaign's bound Discord channels (the service's Discord
+    # adapter gives it when it has the bot's token; None: such notices are dropped).
+    discord: Callable[[EventStore, httpx.Client, NoticeRow, str, str | None], None] | None = None
 
 
 class Skip(Exception):
@@ -197,6 +203,23 @@ def _send_webhook(
     _send(client, url, body, headers)
 
 
+def _send_discord(
+    store: EventStore, client: httpx.Client, notice: NoticeRow, notice_policy: NoticePolicy
+) -> None:
+    """Post the notice in the campaign's bound channels, through the service's bot."""
+    if notice_policy.discord is None:
+        raise Skip("the service has no Discord bot token (TABLELOG_DISCORD_BOT_TOKEN)")
+    contact = next(
+        (c for c in contacts_of(store, notice.campaign) if c.player == notice.player), None
+    )
+    if contact is None or contact.discord_id is None:
+        raise Skip("the player has no Discord id linked")
+    link = (
+        page_link(notice_policy.public_url, notice.campaign) if notice_policy.public_url else None
+    )
+    notice_policy.discord(store, client, notice, contact.discord_id, link)
+
+
 def _send_mail(store: EventStore, notice: NoticeRow, notice_policy: NoticePolicy) -> str:
     """Mail the notice; the digest of the unsubscribe token it carried."""
     contact = next(
@@ -235,9 +258,11 @@ def deliver_notices(
     now = now_us()
     heads: dict[tuple[str, ...], NoticeRow] = {}
     for notice in unsent(store):
-        group = (
-            (MAIL, notice.campaign, notice.player) if notice.channel == MAIL else (notice.channel,)
-        )
+        group: tuple[str, ...] = (notice.channel,)
+        if notice.channel == MAIL:
+            group = (MAIL, notice.campaign, notice.player)
+        elif notice.channel == DISCORD:
+            group = (DISCORD, notice.campaign)
         heads.setdefault(group, notice)
     hooks: dict[str, WebhookRow] = {}
     awaited: dict[str, set[tuple[str, int]]] = {}
@@ -260,6 +285,10 @@ def deliver_notices(
         try:
             if notice.channel == MAIL:
                 record_sent(store, notice.id, _send_mail(store, notice, notice_policy))
+                continue
+            if notice.channel == DISCORD:
+                _send_discord(store, client, notice, notice_policy)
+                record_sent(store, notice.id)
                 continue
             if notice.campaign not in hooks:
                 hooks.update({h.id: h for h in webhooks_of(store, notice.campaign)})
@@ -351,6 +380,8 @@ def _channels_now(store: EventStore, campaign: str, player: str) -> list[str]:
         if hook.format == "discord" and (contact is None or contact.discord_id is None):
             continue
         found.append(hook.id)
+    if contact is not None and contact.discord_id is not None and channels_of(store, campaign):
+        found.append(DISCORD)
     if contact is not None and contact.email_sealed is not None and contact.unsubscribed_at is None:
         found.append(MAIL)
     return found

@@ -16,7 +16,15 @@ from tablelog.events.envelope import Envelope
 from tablelog.projections.await_step import Await
 from tablelog.projections.fold import Folded
 from tablelog.rules.table import GM
-from tablelog.storage.notices import MAIL, OWN_MOVE, NewNotice, Reach, enqueue_notices, reach
+from tablelog.storage.notices import (
+    DISCORD,
+    MAIL,
+    OWN_MOVE,
+    NewNotice,
+    Reach,
+    enqueue_notices,
+    reach,
+)
 
 
 def step_key(step: Await) -> str:
@@ -37,13 +45,18 @@ class Turns:
     @property
     def live(self) -> bool:
         """Whether any notice could be queued (then awaits must be tracked)."""
-        return bool(self._hooks) or any(r.mail for r in self._reach.values())
+        return bool(self._hooks) or any(
+            r.mail or (r.bound and r.discord_id is not None) for r in self._reach.values()
+        )
 
     def channels(self, player: str) -> list[str]:
         """Where a notice to `player` goes: a Discord webhook once they linked an id (it
-        mentions them), a json one always (it names them), and mail while subscribed."""
+        mentions them), a json one always (it names them), the campaign's bound Discord
+        channels once linked, and mail while subscribed."""
         found = self._reach.get(player, Reach(None, False))
         out = [h for h, fmt in self._hooks if fmt != "discord" or found.discord_id is not None]
+        if found.discord_id is not None and found.bound:
+            out.append(DISCORD)
         if found.mail:
             out.append(MAIL)
         return out

@@ -183,6 +183,16 @@ def turn_notice(
     return lines, rows, mention
 
 
+def step_buttons(store: EventStore, campaign: str, seat: str) -> list[dict[str, Any]]:
+    """A row of buttons for the steps the table waits on `seat` (a player's key or `gm`)."""
+    name = seat
+    if seat == GM:
+        with state.reading(store, campaign) as folded:
+            name = str(folded.ruleset.cast.gm(folded.state))
+    buttons = [_button(f) for f in _step_forms(store, campaign, seat, name)[:BUTTONS]]
+    return [{"type": 1, "components": buttons}] if buttons else []
+
+
 def _step_forms(store: EventStore, campaign: str, seat: str, name: str) -> list[Form]:
     """The forms of `seat`'s page that its waited steps point at."""
     role = "gm" if seat == GM else "player"

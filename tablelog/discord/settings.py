@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 DISCORD_API = "https://discord.com/api/v10"
+BOT_TOKEN_ENV = "TABLELOG_DISCORD_BOT_TOKEN"  # noqa: S105 - the variable's name, no secret
 
 
 @dataclass(frozen=True)
@@ -16,5 +17,8 @@ class DiscordSettings:
 
     key: Ed25519PublicKey
     api: str = DISCORD_API
+    # The bot's token (TABLELOG_DISCORD_BOT_TOKEN): with it, turn notices are posted in the
+    # bound channels with a button for the step; without it, only answers to interactions.
+    bot_token: str | None = None
     defer_after_s: float = 2.0
     timeout_s: float = 10.0

@@ -111,6 +111,11 @@ def create_app(
         state.watches.start()
         store, policy = state.store, state.webhook_policy
         told = dataclasses.replace(state.notice_policy, mail=state.mail)
+        if state.discord is not None and state.discord.bot_token:
+            from tablelog.discord.notices import BotPoster
+
+            poster = BotPoster(state.discord.api, state.discord.bot_token)
+            told = dataclasses.replace(told, discord=poster)
         state.sender = Worker(
             store, policy, also=lambda client: deliver_notices(store, client, policy, told)
         )

@@ -32,6 +32,7 @@ class Reach(msgspec.Struct, frozen=True):
 
     discord_id: str | None
     mail: bool  # an address, not unsubscribed
+    bound: bool = False  # the campaign has a Discord channel (the bot posts notices there)
 
 
 class NewNotice(msgspec.Struct, frozen=True, kw_only=True):
@@ -65,6 +66,9 @@ class NoticeRow(msgspec.Struct, frozen=True, kw_only=True):
 
 
 MAIL = "mail"
+# The campaign's bound Discord channels, where the application's bot posts a turn notice
+# with a button that opens the step (discord/notices.py).
+DISCORD = "discord"
 # Not a channel: the record that the player's own move began the step (so nobody tells them)
 # from which a reminder is counted as from a first notice. Never sent.
 OWN_MOVE = "own-move"
@@ -152,13 +156,17 @@ def save_contact(store: EventStore, contact: ContactRow) -> None:
 def reach(conn: Connection, campaign: str) -> dict[str, Reach]:
     """Every player of the campaign who may be told, read in the append's transaction."""
     # Straight through the driver, as the webhooks' triggers are: every append runs it.
+    # Whether a channel plays the campaign comes with the same read: only a player with a
+    # contact can be told there, so no contact, no need to know.
     rows = raw_execute(
         conn,
-        "SELECT player, discord_id, email_sealed IS NOT NULL AND unsubscribed_at IS NULL "
+        "SELECT player, discord_id, email_sealed IS NOT NULL AND unsubscribed_at IS NULL, "
+        "EXISTS (SELECT 1 FROM discord_channels WHERE discord_channels.campaign_id = "
+        "player_contacts.campaign_id) "
         "FROM player_contacts WHERE campaign_id = ?",
         (campaign,),
     ).fetchall()
-    return {str(p): Reach(None if d is None else str(d), bool(m)) for p, d, m in rows}
+    return {str(p): Reach(None if d is None else str(d), bool(m), bool(b)) for p, d, m, b in rows}
 
 
 # --- the notices' outbox -------------------------------------------------------------------

@@ -580,3 +580,48 @@ def test_a_slow_answer_is_deferred_then_sent(tmp_path: Path) -> None:
             (edit,) = api.wait_for("edits", 1)
             assert edit.token == discord.last["token"]
             assert "campaign slow" in (edit.content or ""), edit.body
+
+
+def test_the_bot_posts_turn_notices_with_a_button_for_the_step(tmp_path: Path) -> None:
+    db = str(tmp_path / "tablelog.db")
+    with discord_api() as api:
+        discord = Interactor("http://127.0.0.1:1", api=api)
+        options = (
+            "--discord-public-key",
+            discord.public_key_hex,
+            "--discord-api",
+            api.url,
+            "--webhook-poll",
+            "0.05",
+        )
+        env = {"TABLELOG_DISCORD_BOT_TOKEN": api.bot_token}
+        with running_service(db, tmp_path, *options, env=env) as url:
+            discord.service_url = url
+            t = Table(Setup(api, discord, url, db, tmp_path), "notices")
+            ok(t.setup.tl("campaign", "create", "notices", "--gm", "amanda", "-r", "improv"))
+            t.tl("discord", "bind", t.channel)
+            t.link(GM, "gm")
+            # Moves made from the CLI: the bot still tells the GM in the channel.
+            t.tl("improv", "character", "bob", "Kit")
+            t.tl("session", "start")
+            t.tl("improv", "open")
+            t.tl("improv", "stake", "c1", "guard", "The alarm", "--gm")
+            t.tl("improv", "stake", "c1", "kit", "Kit runs", "--opposes", "guard")
+            posted = api.wait_for("channel_messages", 1)
+            assert posted, "no notice was posted"
+            notice = next(m for m in posted if "play" in (m.content or ""))
+            assert notice.channel_id == t.channel
+            assert (notice.content or "").startswith(f"<@{GM.id}>, the table waits on you")
+            assert notice.body["allowed_mentions"] == {"parse": [], "users": [GM.id]}
+            (button,) = notice.body["components"][0]["components"]
+            # Only the seat it is for may take it.
+            status, other = discord.send_button(BOB, t.channel, button["custom_id"])
+            assert status == 200
+            assert other["data"]["flags"] & EPHEMERAL
+            status, modal = discord.send_button(GM, t.channel, button["custom_id"])
+            assert (status, modal["type"]) == (200, 9), modal
+            status, sent = discord.send_modal_submit(
+                GM, t.channel, modal["data"]["custom_id"], {"card": "9D"}
+            )
+            assert status == 200, sent
+            assert "face down" in sent["data"]["content"], sent
