@@ -7,6 +7,7 @@ alone, with what only they see (the card they played)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextvars import ContextVar
 from typing import Any
 
 from tablelog.commands import state
@@ -30,6 +31,9 @@ from tablelog.rules.table import GM
 from tablelog.storage import EventStore
 from tablelog.storage.notices import contacts_of
 
+# Whether an answer pings the players the table now waits on: yes, unless the service's bot
+# posts the turn notices itself (discord/notices.py), which ping each player once.
+pings: ContextVar[bool] = ContextVar("pings", default=True)
 BUTTONS = 5  # one row of a message's buttons: the steps the table waits on first
 CUSTOM = "tl:"  # a button's and a modal's custom_id: `tl:` and the form's id on the page
 # The sealing rules' refusals of a play that carries its card: said in Discord's words.
@@ -170,7 +174,7 @@ def turn_notice(
         seat = GM if step.gm else step.player
         user = users.get(seat)
         who = f"<@{user}> ({step.player})" if user else step.player
-        if user:
+        if user and pings.get():
             mention.append(user)
         where = f" ({step.conflict})" if step.conflict else ""
         lines.append(f"waiting on {who}: {step.what}{where}")
@@ -178,7 +182,7 @@ def turn_notice(
             for form in _step_forms(store, campaign, seat, step.player):
                 if form.id not in offered and len(buttons) < BUTTONS:
                     offered.add(form.id)
-                    buttons.append(_button(form))
+                    buttons.append(_button(form, step.player))
     rows = [{"type": 1, "components": buttons}] if buttons else []
     return lines, rows, mention
 
@@ -202,8 +206,10 @@ def _step_forms(store: EventStore, campaign: str, seat: str, name: str) -> list[
     return [f for f in page.forms if f.id in targets and f.seals is None and f.opens is None]
 
 
-def _button(form: Form) -> dict[str, Any]:
-    label = form.title if len(form.title) <= 80 else form.title[:79] + "\u2026"
+def _button(form: Form, who: str = "") -> dict[str, Any]:
+    """The step's button, named for whom it is when a message holds several seats'."""
+    label = f"{form.title} ({who})" if who else form.title
+    label = label if len(label) <= 80 else label[:79] + "\u2026"
     return {"type": 2, "style": 1, "label": label, "custom_id": (CUSTOM + form.id)[:100]}
 
 

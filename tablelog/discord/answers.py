@@ -62,16 +62,21 @@ def unbound(channel: str) -> str:
     )
 
 
-def answer(store: EventStore, interaction: dict[str, Any]) -> Reply:
+def answer(store: EventStore, interaction: dict[str, Any], *, bot_notices: bool = False) -> Reply:
+    """The reply to one interaction; with `bot_notices` (the service's bot posts the turn
+    notices, which ping), answers name the players the table waits on without pinging."""
     kind = interaction.get("type")
     if kind == PING:
         return Reply({"type": PONG})
+    token = acting.pings.set(not bot_notices)
     try:
         return _answer(store, interaction, kind)
     except TablelogError as exc:
         if kind == COMPLETE:
             return Reply({"type": AUTOCOMPLETE, "data": {"choices": []}})
         return refused(exc.message)
+    finally:
+        acting.pings.reset(token)
 
 
 def _answer(store: EventStore, interaction: dict[str, Any], kind: object) -> Reply:

@@ -19,7 +19,7 @@ from tablelog.storage import EventStore
 
 def state_read(store: EventStore, campaign: str, caller: Caller) -> list[str]:
     view = state_view_of(store, campaign, caller.viewer)
-    return [f"campaign {campaign}", *state_lines(view)]
+    return state_lines(view)
 
 
 def waiting_read(store: EventStore, campaign: str, caller: Caller) -> list[str]:

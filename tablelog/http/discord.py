@@ -71,9 +71,9 @@ def decoded(raw: bytes) -> dict[str, Any] | None:
     return found
 
 
-def _safely(store: Any, interaction: dict[str, Any]) -> Reply:
+def _safely(store: Any, interaction: dict[str, Any], bot_notices: bool) -> Reply:
     try:
-        return answer(store, interaction)
+        return answer(store, interaction, bot_notices=bot_notices)
     except Exception:  # a bug: one sentence to the caller, the details in the service's log
         _log.exception("a Discord interaction failed")
         from tablelog.discord.reply import refused
@@ -111,7 +111,9 @@ async def interactions(request: Request[Any, Any, Any]) -> Response[Any]:
     if interaction.get("type") == PING:
         return Response({"type": PONG})
     store = store_of(request.app.state)
-    work = asyncio.ensure_future(anyio.to_thread.run_sync(_safely, store, interaction))
+    work = asyncio.ensure_future(
+        anyio.to_thread.run_sync(_safely, store, interaction, bool(settings.bot_token))
+    )
     try:
         reply = await asyncio.wait_for(asyncio.shield(work), settings.defer_after_s)
     except TimeoutError:

@@ -485,7 +485,7 @@ def test_a_turn_notice_button_opens_the_step_and_its_modal_sends_it(setup: Setup
     assert data["allowed_mentions"]["parse"] == []
     buttons = [b for row in data["components"] for b in row["components"]]
     by_label = {b["label"]: b["custom_id"] for b in buttons}
-    play = next(cid for label, cid in by_label.items() if "card" in label.casefold())
+    play = by_label["Play a card face down (bob)"]
     # Another seat's button is refused to them alone.
     status, other = setup.discord.send_button(SUE, t.channel, play)
     assert status == 200
