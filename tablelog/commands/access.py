@@ -34,6 +34,7 @@ from tablelog.storage.access import (
     revoke_tokens,
     touch_session,
 )
+from tablelog.storage.discord import unlink_in
 
 TOKEN_BYTES = 32
 ROLES = ("gm", "player", "observer")
@@ -340,7 +341,8 @@ def sign_in_link(base: str, campaign: str, token: str) -> str:
 
 
 def revoke(store: EventStore, campaign: str, player: str, *, caller: Caller | None = None) -> int:
-    """Revoke every live token of `player`; how many were revoked. The log says so
+    """Revoke every live token of `player`, and its Discord link; how many tokens were
+    revoked. The log says so
     (`access.revoked`, public): a committed shuffle awaits the players holding a token when
     it is committed, so a seat dropped before one is dropped in plain sight."""
     gm_only(caller, "revoke access")
@@ -356,9 +358,12 @@ def revoke(store: EventStore, campaign: str, player: str, *, caller: Caller | No
                 why=ended.revoked(by),
                 seq=tx.head.seq + 1,
             )
-            if count == 0:
+            # A seat linked to a Discord account acts from there too: that ends with it.
+            unlinked = unlink_in(tx.connection, campaign, name)
+            if count == 0 and not unlinked:
                 raise NotFound(
-                    f"{player} has no live access token in campaign {campaign}", code="no-token"
+                    f"{player} has no live access token and no Discord link in campaign {campaign}",
+                    code="no-token",
                 )
             actor = caller.player if caller is not None else "operator"
             event = AccessRevoked(player=name, revoked=count, by=by)

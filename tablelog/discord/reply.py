@@ -72,5 +72,8 @@ def told(lines: list[str], *, ephemeral: bool = True, code: bool = False) -> Rep
 
 
 def refused(sentence: str) -> Reply:
-    """A refusal: to the caller alone, and nothing appended."""
-    return told([sentence], ephemeral=True)
+    """A refusal: to the caller alone, and nothing appended; the commands it points to
+    named as Discord's where Discord has them."""
+    from tablelog.discord.tree import in_discords_words
+
+    return told([in_discords_words(sentence)], ephemeral=True)

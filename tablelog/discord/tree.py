@@ -275,3 +275,23 @@ def problems(commands: list[dict[str, Any]]) -> list[str]:
         if size(command) > LIMIT_COMMAND:
             found.append(f"/{command.get('name')}: {size(command)} characters (at most 8000)")
     return found
+
+
+_CLI_COMMAND = re.compile(r"`tablelog ([a-z][a-z-]*)(?: ([a-z][a-z-]*))?([^`]*)`")
+
+
+def in_discords_words(sentence: str) -> str:
+    """A rule's sentence with each `tablelog ...` command that Discord also has written as
+    its slash command (`tablelog session start` is `/tl session start`); the others stay."""
+
+    def slash(found: re.Match[str]) -> str:
+        first, second, rest = found.group(1), found.group(2), found.group(3)
+        if first in {s.name for s in CORE}:
+            return f"`/tl {first}`"
+        known = first in CORE_GROUPS or first in loading_rulesets()
+        if second and known and sub_of(first, second) is not None:
+            more = " ..." if rest.strip() else ""
+            return f"`/tl {first} {second}{more}`"
+        return found.group(0)
+
+    return _CLI_COMMAND.sub(slash, sentence)

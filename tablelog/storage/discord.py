@@ -6,6 +6,7 @@ one-time codes that link a Discord user to a seat. A Discord user's seat itself 
 from __future__ import annotations
 
 from sqlalchemy import delete, insert, select, update
+from sqlalchemy.engine import Connection
 
 from tablelog.storage.schema import discord_channels, discord_codes, player_contacts
 from tablelog.storage.store import EventStore, now_us
@@ -72,6 +73,21 @@ def seats_of_user(store: EventStore, campaign: str, discord_id: str) -> list[str
             .order_by(player_contacts.c.player)
         ).scalars()
         return [str(r) for r in rows]
+
+
+def unlink_in(conn: Connection, campaign: str, player: str) -> bool:
+    """End a seat's Discord link inside the caller's transaction (a revocation's): whether
+    there was one. The contact keeps its address, if any."""
+    changed = conn.execute(
+        update(player_contacts)
+        .where(
+            player_contacts.c.campaign_id == campaign,
+            player_contacts.c.player == player,
+            player_contacts.c.discord_id.is_not(None),
+        )
+        .values(discord_id=None, updated_at=now_us())
+    )
+    return bool(changed.rowcount)
 
 
 def save_code(store: EventStore, digest: str, campaign: str, player: str, expires_at: int) -> None:

@@ -625,3 +625,17 @@ def test_the_bot_posts_turn_notices_with_a_button_for_the_step(tmp_path: Path) -
             )
             assert status == 200, sent
             assert "face down" in sent["data"]["content"], sent
+
+
+def test_revoking_a_seat_ends_its_discord_link_too(setup: Setup) -> None:
+    t = table(setup, "revoked", "-r", "improv")
+    for user, seat in ((GM, "gm"), (BOB, "bob")):
+        t.link(user, seat)
+    t.act(GM, "improv character", player="bob", name="Kit")
+    # The rules' pointers to a command are Discord's when Discord has it.
+    said = t.refused(BOB, "improv award", giver="bob", receiver="gm")
+    assert said.startswith("no session is running; `/tl session start` starts one"), said
+    t.tl("revoke", "bob")
+    said = t.refused(BOB, "improv character", player="bob", name="Kat")
+    assert "/tl link CODE" in said, said
+    assert "hold no seat" in t.read(BOB, "hand")
