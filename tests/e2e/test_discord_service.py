@@ -639,3 +639,19 @@ def test_revoking_a_seat_ends_its_discord_link_too(setup: Setup) -> None:
     said = t.refused(BOB, "improv character", player="bob", name="Kat")
     assert "/tl link CODE" in said, said
     assert "hold no seat" in t.read(BOB, "hand")
+
+
+@pytest.mark.postgresql
+def test_an_improv_conflict_from_discord_on_postgresql(tmp_path: Path, pg_target: str) -> None:
+    ok(run(tmp_path, "--db", pg_target, "db", "upgrade"))
+    with discord_api() as api:
+        discord = Interactor("http://127.0.0.1:1", api=api)
+        options = ("--discord-public-key", discord.public_key_hex, "--discord-api", api.url)
+        with running_service(pg_target, tmp_path, *options) as url:
+            discord.service_url = url
+            t = table(Setup(api, discord, url, pg_target, tmp_path), "heist", "-r", "improv")
+            for user, seat in ((GM, "gm"), (BOB, "bob"), (SUE, "susan")):
+                t.link(user, seat)
+            _improv_conflict(t, through="discord")
+            state = json.loads(t.tl("state", "--json"))
+            assert state["conflicts"]["c1"]["beats"] == [["guard", "kit"], ["guard", "diana"]]
