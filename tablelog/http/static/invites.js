@@ -1,7 +1,8 @@
 // The page's invites and webhooks (invites.html): a one-time sign-in link with its QR code for
 // a seat (the GM: anyone's, asking first when it re-issues a seat someone holds; everyone:
-// another device of their own), the GM's list of seats, and the GM's webhooks through the
-// same routes as `tablelog webhook`. The service decides and refuses; nothing is kept here.
+// another device of their own), the GM's list of seats, a seat's Discord link code for the GM
+// (from the seats list, or beside a link just made), and the GM's webhooks through the same
+// routes as `tablelog webhook`. The service decides and refuses; nothing is kept here.
 "use strict";
 
 const tablelogInvites = (function () {
@@ -21,8 +22,22 @@ const tablelogInvites = (function () {
       });
     }
 
+    // The GM's Discord codes (invites.html's discord_out): one box under the seats list, one
+    // beside a link just made; absent from a player's page.
+    const seatCode = discordCode("seat-discord", options);
+    const inviteCode = discordCode("invite-discord-out", options);
+    const alsoTools = document.getElementById("invite-discord-tools");
+    const also = document.getElementById("invite-discord");
+    let invited = null;  // the seat of the link shown, whose Discord code "Also" asks for
+
     function show(made) {
       document.getElementById("invite-said").textContent = made.said;
+      if (alsoTools && inviteCode) {
+        // A code links a player's seat or the GM's own: none for an observer.
+        invited = made.role === "observer" ? null : made.player;
+        alsoTools.hidden = invited === null;
+        inviteCode.clear();  // an earlier name's code is not this link's
+      }
       const link = document.getElementById("invite-link");
       link.value = made.link;
       link.setAttribute("aria-label", "Sign-in link of " + made.player);
@@ -37,7 +52,19 @@ const tablelogInvites = (function () {
       if (!seats) { return; }
       const answer = await fetch(base + "/play/seats", { credentials: "same-origin" });
       if (!answer.ok) { seats.textContent = "Could not read the seats: " + await sentence(answer); return; }
-      seats.innerHTML = await answer.text();
+      const fragment = await answer.text();
+      const focused = document.activeElement && seats.contains(document.activeElement) ? document.activeElement : null;
+      seats.innerHTML = fragment;
+      // The keyboard stays where it was: on the same seat's button, else on the list.
+      if (focused) { (focused.tagName === "BUTTON" && sameButton(focused) || seats).focus(); }
+    }
+
+    function sameButton(button) {
+      for (const key of ["invite", "discord"]) {
+        const value = button.dataset[key];
+        if (value !== undefined) { return seats.querySelector("button[data-" + key + '="' + CSS.escape(value) + '"]'); }
+      }
+      return null;
     }
 
     let pending = null;  // the invite the GM is asked to confirm
@@ -88,10 +115,15 @@ const tablelogInvites = (function () {
       // Who signed in since: seen again whenever the GM comes back to this tab.
       document.addEventListener("visibilitychange", () => { if (!document.hidden) { refreshSeats(); } });
       seats.addEventListener("click", (event) => {
+        const code = event.target.closest("button[data-discord]");
+        if (code && seatCode) { seatCode.ask(code.dataset.discord, code); return; }
         const button = event.target.closest("button[data-invite]");
         if (!button) { return; }
         invite({ player: button.dataset.invite, role: button.dataset.inviteRole }, null);
       });
+    }
+    if (also && inviteCode) {
+      also.addEventListener("click", () => { if (invited !== null) { inviteCode.ask(invited, also); } });
     }
     document.getElementById("device-link").addEventListener("click", () => {
       invite({ player: box.dataset.player, role: box.dataset.role }, null);
@@ -109,6 +141,92 @@ const tablelogInvites = (function () {
     refreshSeats();
     webhooks(options);
     return { refresh: refreshSeats };
+  }
+
+  // A seat's one-time code for `/tl link CODE` (the GM's, through the same route as
+  // `tablelog discord code PLAYER`), shown in the box `id` only: the command with a copy
+  // button and when it stops working, in the box's polite live region; a refusal is the
+  // service's sentence, focused. The asking button keeps the focus while it waits (a disabled
+  // one would drop it). Null when the page has no such box (a player's).
+  function discordCode(id, options) {
+    const { base, headers, sentence } = options;
+    const box = document.getElementById(id);
+    if (!box) { return null; }
+    const said = document.getElementById(id + "-said");
+    const tools = document.getElementById(id + "-tools");
+    const copy = document.getElementById(id + "-copy");
+    const status = document.getElementById(id + "-status");
+    const error = document.getElementById(id + "-error");
+    const WHEN = { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZoneName: "short" };
+    let busy = false;
+    let command = null;  // the <code> shown, for the copy button
+
+    function clear() {
+      said.replaceChildren();
+      tools.hidden = true;
+      error.hidden = true;
+      status.textContent = "";
+      command = null;
+    }
+
+    function show(made) {
+      const who = document.createElement("bdi");
+      who.textContent = made.player;
+      command = document.createElement("code");
+      command.className = "discord-command";
+      command.textContent = "/tl link " + made.code;
+      const line = document.createElement("p");
+      line.append("Discord link code of ", who, ": in the campaign's Discord channel, type ", command);
+      const when = document.createElement("time");
+      when.dateTime = made.expires;
+      when.textContent = new Date(made.expires).toLocaleString([], WHEN);
+      const until = document.createElement("p");
+      until.append("It works once, until ", when, ".");
+      said.replaceChildren(line, until);
+      copy.textContent = "Copy " + made.player + "'s command";
+      tools.hidden = false;
+    }
+
+    function refuse(text) {
+      error.textContent = text;
+      error.hidden = false;
+      error.focus();
+    }
+
+    async function ask(player, button) {
+      if (busy) { return; }
+      busy = true;
+      button.setAttribute("aria-disabled", "true");
+      clear();
+      try {
+        let answer;
+        try {
+          answer = await fetch(base + "/discord/codes", {
+            method: "POST", credentials: "same-origin", headers: headers(), body: JSON.stringify({ player: player }),
+          });
+        } catch (failure) {  // no answer at all: the service or the network is down
+          refuse("The service did not answer, so no code was made for " + player + "; try again once the page says it is live.");
+          return;
+        }
+        if (!answer.ok) { refuse("No Discord code for " + player + ": " + await sentence(answer)); return; }
+        show(await answer.json());
+      } finally {
+        busy = false;
+        button.removeAttribute("aria-disabled");
+      }
+    }
+
+    copy.addEventListener("click", async () => {
+      if (!command) { return; }
+      window.getSelection().selectAllChildren(command);
+      try {
+        await navigator.clipboard.writeText(command.textContent);
+        status.textContent = "Command copied: send it privately, with the sign-in link if they need one.";
+      } catch (e) {  // no clipboard here (a page over plain HTTP, say)
+        status.textContent = "Copy it by hand: the command is selected.";
+      }
+    });
+    return { ask, clear };
   }
 
   function webhooks(options) {
