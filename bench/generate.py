@@ -121,10 +121,19 @@ class Writer:
         self.must(c.EndSession())
 
 
-def write_campaign(store: EventStore, name: str, events: int, seed: int = 1) -> int:
-    """A campaign of about `events` events (whole conflicts); how many were written."""
-    create_campaign(store, name, ruleset="improv")
-    writer = Writer(store, name, random.Random(seed))
+def write_campaign(
+    store: EventStore,
+    name: str,
+    events: int,
+    seed: int = 1,
+    *,
+    options: dict[str, str] | None = None,
+    kind: type[Writer] | None = None,
+) -> int:
+    """A campaign of about `events` events (whole conflicts); how many were written.
+    `options`: the campaign's (a managed deck); `kind`: a Writer that plays them."""
+    create_campaign(store, name, ruleset="improv", options=options)
+    writer = (kind or Writer)(store, name, random.Random(seed))
     writer.events = 1
     for player, character, talent in PLAYERS:
         writer.must(c.CreateCharacter(player=player, character=character, talents=[talent]))

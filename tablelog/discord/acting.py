@@ -85,7 +85,7 @@ def slash(
 
 def _sealing_forms(store: EventStore, campaign: str, caller: Caller, command: Command) -> bool:
     """Whether the caller's page would seal this command (so Discord must not carry it)."""
-    page = page_of(store, campaign, caller)
+    page = page_of(store, campaign, caller, head=store.head(campaign))
     return any(
         form.seals is not None and endpoint_at(page.ruleset, form.path).command is type(command)
         for form in page.forms
@@ -201,7 +201,7 @@ def _step_forms(store: EventStore, campaign: str, seat: str, name: str) -> list[
     """The forms of `seat`'s page that its waited steps point at."""
     role = "gm" if seat == GM else "player"
     caller = Caller(campaign=campaign, player=name, role=role, digest="")
-    page = page_of(store, campaign, caller)
+    page = page_of(store, campaign, caller, head=store.head(campaign))
     targets = {s.target for s in page.awaiting if s.mine and not s.optional and s.target}
     return [f for f in page.forms if f.id in targets and f.seals is None and f.opens is None]
 
@@ -215,7 +215,14 @@ def _button(form: Form, who: str = "") -> dict[str, Any]:
 
 def _form_of(store: EventStore, campaign: str, caller: Caller, custom_id: str) -> Form | None:
     wanted = custom_id.removeprefix(CUSTOM)
-    return next((f for f in page_of(store, campaign, caller).forms if f.id == wanted), None)
+    return next(
+        (
+            f
+            for f in page_of(store, campaign, caller, head=store.head(campaign)).forms
+            if f.id == wanted
+        ),
+        None,
+    )
 
 
 def _not_offered(campaign: str, caller: Caller) -> str:

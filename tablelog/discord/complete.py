@@ -111,7 +111,7 @@ def _ruleset_choices(
     given: dict[str, Any],
     focused: str,
 ) -> list[tuple[str, str]]:
-    page = page_of(store, campaign, caller)
+    page = page_of(store, campaign, caller, head=store.head(campaign))
     sub = sub_of(page.ruleset, name) if group == page.ruleset else None
     if sub is None:
         return []

@@ -18,7 +18,8 @@ from tablelog.storage import EventStore
 
 
 def state_read(store: EventStore, campaign: str, caller: Caller) -> list[str]:
-    view = state_view_of(store, campaign, caller.viewer)
+    # With the head, the view is the one kept for this viewer until the campaign moves.
+    view = state_view_of(store, campaign, caller.viewer, head=store.head(campaign))
     return state_lines(view)
 
 

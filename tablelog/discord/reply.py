@@ -58,9 +58,17 @@ def chunks(lines: list[str]) -> list[str]:
     return found or ["(nothing)"]
 
 
+MESSAGES = 3  # the most one answer sends: a long history belongs on the page or the CLI
+
+
 def told(lines: list[str], *, ephemeral: bool = True, code: bool = False) -> Reply:
-    """Lines as a reply: the first message answers, the rest follow."""
+    """Lines as a reply: the first message answers, the rest follow (three at most, then a
+    line says how many more the page and the CLI show)."""
     parts = chunks(lines)
+    if len(parts) > MESSAGES:
+        left = sum(p.count("\n") + 1 for p in parts[MESSAGES:])
+        parts = parts[:MESSAGES]
+        parts[-1] += f"\n\u2026 and {left} more lines: the page or the CLI shows them all"
     if code:
         fence = "`" * 3
         parts = [f"{fence}\n{p.replace(fence, chr(39) * 3)}\n{fence}" for p in parts]

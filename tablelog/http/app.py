@@ -100,6 +100,7 @@ def create_app(
             "notice_policy": notice_policy or NoticePolicy(),
             "mail": mail,
             "discord": discord,
+            "discord_out": None,
         }
     )
 
@@ -111,6 +112,10 @@ def create_app(
         state.watches.start()
         store, policy = state.store, state.webhook_policy
         told = dataclasses.replace(state.notice_policy, mail=state.mail)
+        if state.discord is not None:
+            from tablelog.discord.followups import FollowUps
+
+            state.discord_out = FollowUps(state.discord)
         if state.discord is not None and state.discord.bot_token:
             from tablelog.discord.notices import BotPoster
 
@@ -124,6 +129,8 @@ def create_app(
     def stop() -> None:
         if state.sender is not None:
             state.sender.stop()
+        if state.discord_out is not None:
+            state.discord_out.close()
         if not isinstance(target, EventStore) and state.store is not None:
             state.store.close()
 

@@ -17,11 +17,11 @@ import logging
 from typing import Any
 
 import anyio.to_thread
-import httpx
 from litestar import Request, Response, post
 from litestar.background_tasks import BackgroundTask
 
 from tablelog.discord.answers import COMPLETE, PING, answer
+from tablelog.discord.followups import FollowUps
 from tablelog.discord.reply import AUTOCOMPLETE, DEFERRED, EPHEMERAL, PONG, Reply
 from tablelog.discord.settings import DiscordSettings
 from tablelog.discord.signature import refusal
@@ -31,33 +31,6 @@ from tablelog.http.errors import body
 
 _log = logging.getLogger(__name__)
 _pending: set[asyncio.Future[None]] = set()
-
-
-def _post_followups(
-    settings: DiscordSettings, app_id: str, token: str, messages: list[Any]
-) -> None:
-    with httpx.Client(timeout=settings.timeout_s) as client:
-        for data in messages:
-            try:
-                client.post(f"{settings.api}/webhooks/{app_id}/{token}", json=data)
-            except httpx.HTTPError as exc:
-                _log.warning("a Discord follow-up was not sent: %s", exc)
-
-
-def _edit_original(settings: DiscordSettings, app_id: str, token: str, reply: Reply) -> None:
-    """The deferred answer: the "thinking" message (the caller's alone) becomes it when it
-    is the caller's alone too; a public one follows it, for the whole channel."""
-    data = dict(reply.response.get("data") or {"content": "done"})
-    later = list(reply.followups)
-    if not int(data.get("flags", 0)) & EPHEMERAL:
-        later.insert(0, data)
-        data = {"content": "done: said in the channel below"}
-    with httpx.Client(timeout=settings.timeout_s) as client:
-        try:
-            client.patch(f"{settings.api}/webhooks/{app_id}/{token}/messages/@original", json=data)
-        except httpx.HTTPError as exc:
-            _log.warning("a deferred Discord answer was not sent: %s", exc)
-    _post_followups(settings, app_id, token, later)
 
 
 def decoded(raw: bytes) -> dict[str, Any] | None:
@@ -117,16 +90,17 @@ async def interactions(request: Request[Any, Any, Any]) -> Response[Any]:
     try:
         reply = await asyncio.wait_for(asyncio.shield(work), settings.defer_after_s)
     except TimeoutError:
-        return _deferred(settings, interaction, work)
+        return _deferred(request.app.state.discord_out, interaction, work)
     app_id, token = str(interaction.get("application_id", "")), str(interaction.get("token", ""))
     if reply.followups and app_id and token:
-        task = BackgroundTask(_post_followups, settings, app_id, token, reply.followups)
+        out: FollowUps = request.app.state.discord_out
+        task = BackgroundTask(out.post, app_id, token, reply.followups)
         return Response(reply.response, background=task)
     return Response(reply.response)
 
 
 def _deferred(
-    settings: DiscordSettings, interaction: dict[str, Any], work: asyncio.Future[Reply]
+    out: FollowUps, interaction: dict[str, Any], work: asyncio.Future[Reply]
 ) -> Response[Any]:
     """Discord's three seconds are nearly gone: say "thinking" now, edit it when done."""
     if interaction.get("type") == COMPLETE:  # an autocomplete cannot wait: no suggestion
@@ -137,7 +111,7 @@ def _deferred(
         if done.cancelled() or done.exception() is not None:
             return
         edit = asyncio.ensure_future(
-            anyio.to_thread.run_sync(_edit_original, settings, app_id, token, done.result())
+            anyio.to_thread.run_sync(out.edit_original, app_id, token, done.result())
         )
         _pending.add(edit)  # kept until done: a task nobody holds may be collected
         edit.add_done_callback(_pending.discard)
