@@ -73,6 +73,8 @@ def _seat(store: EventStore, campaign: str, name: str) -> tuple[str, str]:
     seats = seat_roles(store, campaign)
     if key in players or "player" in seats.get(key, frozenset()):
         return key, key
+    if contact_of(store, campaign, key) is not None:  # a seat played from Discord alone
+        return key, key
     raise NotFound(
         f"{name.strip()} is no player of campaign {campaign}; its players: "
         f"{', '.join(players) or 'none yet'}, and the GM ({gm})",
@@ -136,13 +138,22 @@ def set_discord(
     user_id: str | None,
     caller: Caller | None = None,
 ) -> Contact:
-    """Link (or, with None, unlink) a seat's Discord user id."""
+    """Link (or, with None, unlink) a seat's Discord user id: the account then acts for the
+    seat from Discord (`access.linked` says so in the log)."""
     if caller is not None and caller.role == "observer":
         _may_change(caller, "", "")
     key, seat = _seat(store, campaign, name)
     _may_change(caller, key, seat)
     checked = None if user_id is None else checked_discord(user_id)
     old = contact_of(store, campaign, key) or ContactRow(campaign=campaign, player=key)
+    if checked is not None and checked != old.discord_id:
+        # The account acts for the seat from Discord: a link the log tells everyone.
+        from tablelog.commands.discord_links import link_account
+
+        by = "operator" if caller is None else ("gm" if caller.role == "gm" else "player")
+        actor = "operator" if caller is None else caller.player
+        link_account(store, campaign, key, checked, by=by, actor=actor)
+        return shown(store, campaign, name, caller)
     _save(store, msgspec.structs.replace(old, discord_id=checked))
     return shown(store, campaign, name, caller)
 

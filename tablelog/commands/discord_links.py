@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import uuid
 
 import msgspec
 
@@ -15,6 +16,8 @@ from tablelog.commands import state
 from tablelog.commands.access import Caller, gm_only
 from tablelog.commands.contacts import _seat, checked_discord
 from tablelog.errors import InvalidInput, NotFound
+from tablelog.events.core import AccessLinked
+from tablelog.events.envelope import Pending
 from tablelog.rules.names import player_name
 from tablelog.rules.table import GM
 from tablelog.storage import EventStore
@@ -112,12 +115,14 @@ def new_code(store: EventStore, campaign: str, name: str, caller: Caller | None 
     plain = "".join(secrets.choice(_ALPHABET) for _ in range(_CODE_LENGTH))
     code = f"{plain[:4]}-{plain[4:]}"
     expires = now_us() + CODE_HOURS * 3600 * 1_000_000
-    rows.save_code(store, _digest(code), campaign, key, expires)
+    made_by = "operator" if caller is None else ("gm" if caller.role == "gm" else "player")
+    rows.save_code(store, _digest(code), campaign, key, made_by, expires)
     return LinkCode(campaign=campaign, player=seat, code=code, expires=iso(expires))
 
 
 def redeem(store: EventStore, code: str, user_id: str) -> Linked:
-    """Link a Discord user to the seat a code was made for; the code is spent."""
+    """Link a Discord user to the seat a code was made for; the code is spent, and the log
+    says so (`access.linked`, public)."""
     user = checked_discord(user_id)
     found = rows.take_code(store, _digest(code), now_us())
     if found is None:
@@ -127,13 +132,32 @@ def redeem(store: EventStore, code: str, user_id: str) -> Linked:
             "or the GM's `tablelog discord code PLAYER`)",
             code="bad-link-code",
         )
-    campaign, key = found
-    moved = rows.move_user(store, campaign, key, user)
+    campaign, key, made_by = found
+    actor = _gm_name(store, campaign) if made_by == "gm" else key
+    moved = link_account(store, campaign, key, user, by=made_by, actor=actor)
     return Linked(
         campaign=campaign,
         player=_gm_name(store, campaign) if key == GM else key,
         moved_from=[_gm_name(store, campaign) if m == GM else m for m in moved],
     )
+
+
+def link_account(
+    store: EventStore, campaign: str, key: str, user: str, *, by: str, actor: str
+) -> list[str]:
+    """Make `user` the Discord account of seat `key` and append `access.linked` in the same
+    transaction: acting for a seat from Discord is access to it, and a new account on a seat
+    is said to the whole table as a token's re-issue is. The seats the account leaves."""
+    entry = state.entry_for(store, campaign)
+    seat = _gm_name(store, campaign) if key == GM else key
+    with entry.lock:
+        with store.transaction(campaign) as tx:
+            moved, replaced = rows.move_user_in(tx.connection, campaign, key, user)
+            event = AccessLinked(player=seat, by=by, replaced=replaced)
+            pending = Pending.of(event, actor=actor, event_id=str(uuid.uuid4()))
+            written = tx.append([pending]).events
+        state.advance(entry, written, None)  # committed: the cached state moves on
+    return moved
 
 
 def _gm_name(store: EventStore, campaign: str) -> str:

@@ -72,3 +72,19 @@ class AccessRevoked(Event, frozen=True, tag="access.revoked"):
     player: str
     revoked: int
     by: str
+
+
+@registered
+class AccessLinked(Event, frozen=True, tag="access.linked"):
+    """A Discord account was linked to `player`'s seat (it acts for the seat from Discord):
+    with a one-time code, or its id set by hand, by the GM through the service (`by` gm),
+    the operator on the database (`by` operator) or the player themselves (`by` player);
+    `replaced`: another account acted for the seat until then, and no longer does. Public,
+    as a token's re-issue is: whoever's seat it is sees when someone else could act for it.
+    Beside the table: no ruleset folds it."""
+
+    beside_table: ClassVar[bool] = True
+
+    player: str
+    by: str
+    replaced: bool

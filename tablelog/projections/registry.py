@@ -12,6 +12,7 @@ import msgspec
 from tablelog import rulesets
 from tablelog.events.base import Event
 from tablelog.events.core import (
+    AccessLinked,
     AccessReissued,
     AccessRevoked,
     CampaignCreated,
@@ -60,6 +61,15 @@ def revoked_text(event: AccessRevoked, seq: int | None = None) -> str:
     return f"{who} revoked {event.player}'s access{at}: {event.revoked} token(s) stopped working"
 
 
+def linked_text(event: AccessLinked) -> str:
+    """`the GM linked a Discord account to bob's seat; the one linked before no longer acts`"""
+    who = {"gm": "the GM", "operator": "the operator (on the database)"}.get(event.by, event.player)
+    said = f"{who} linked a Discord account to {event.player}'s seat"
+    if event.replaced:
+        said += "; the account linked before no longer acts for it"
+    return said
+
+
 def describe(event: Event, state: Any = None) -> str:
     """One line of words for any event: the core's own, or its ruleset's (given the
     campaign's `state` when the caller has it: `RulesetViews.describe_in`)."""
@@ -79,6 +89,8 @@ def describe(event: Event, state: Any = None) -> str:
             return reissued_text(event)
         case AccessRevoked():
             return revoked_text(event)
+        case AccessLinked():
+            return linked_text(event)
     told = rng_text(event)
     if told is not None:
         return told

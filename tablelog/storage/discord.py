@@ -90,7 +90,9 @@ def unlink_in(conn: Connection, campaign: str, player: str) -> bool:
     return bool(changed.rowcount)
 
 
-def save_code(store: EventStore, digest: str, campaign: str, player: str, expires_at: int) -> None:
+def save_code(
+    store: EventStore, digest: str, campaign: str, player: str, made_by: str, expires_at: int
+) -> None:
     with store.service_rows() as conn:
         # The seat's earlier codes are spent: only the newest one links.
         conn.execute(
@@ -103,14 +105,16 @@ def save_code(store: EventStore, digest: str, campaign: str, player: str, expire
                 digest=digest,
                 campaign_id=campaign,
                 player=player,
+                made_by=made_by,
                 expires_at=expires_at,
                 created_at=now_us(),
             )
         )
 
 
-def take_code(store: EventStore, digest: str, now: int) -> tuple[str, str] | None:
-    """The (campaign, seat) of a live code, spent by this call (a code links once)."""
+def take_code(store: EventStore, digest: str, now: int) -> tuple[str, str, str] | None:
+    """The (campaign, seat, who made it) of a live code, spent by this call (a code links
+    once)."""
     with store.service_rows() as conn:
         row = conn.execute(select(discord_codes).where(discord_codes.c.digest == digest)).first()
         if row is None:
@@ -118,51 +122,56 @@ def take_code(store: EventStore, digest: str, now: int) -> tuple[str, str] | Non
         conn.execute(delete(discord_codes).where(discord_codes.c.digest == digest))
         if int(row.expires_at) <= now:
             return None
-        return str(row.campaign_id), str(row.player)
+        return str(row.campaign_id), str(row.player), str(row.made_by)
 
 
-def move_user(store: EventStore, campaign: str, player: str, discord_id: str) -> list[str]:
-    """Make `discord_id` the Discord user of `player`'s seat: the seats it acted for in the
-    campaign before lose it (their names returned). The seat's contact row must exist or is
-    created with nothing but the id."""
-    with store.service_rows() as conn:
-        earlier = [
-            str(r)
-            for r in conn.execute(
-                select(player_contacts.c.player).where(
-                    player_contacts.c.campaign_id == campaign,
-                    player_contacts.c.discord_id == discord_id,
-                    player_contacts.c.player != player,
-                )
-            ).scalars()
-        ]
-        stamp = now_us()
-        if earlier:
-            conn.execute(
-                update(player_contacts)
-                .where(
-                    player_contacts.c.campaign_id == campaign,
-                    player_contacts.c.player.in_(earlier),
-                )
-                .values(discord_id=None, updated_at=stamp)
+def move_user_in(
+    conn: Connection, campaign: str, player: str, discord_id: str
+) -> tuple[list[str], bool]:
+    """Make `discord_id` the Discord user of `player`'s seat, inside the caller's transaction
+    (the append of `access.linked`): the other seats of the campaign it acted for lose it
+    (their names returned), and whether another account acted for this seat until now."""
+    earlier = [
+        str(r)
+        for r in conn.execute(
+            select(player_contacts.c.player).where(
+                player_contacts.c.campaign_id == campaign,
+                player_contacts.c.discord_id == discord_id,
+                player_contacts.c.player != player,
             )
-            # A contact with nothing left is no contact (as `save_contact` keeps them).
-            conn.execute(
-                delete(player_contacts).where(
-                    player_contacts.c.campaign_id == campaign,
-                    player_contacts.c.discord_id.is_(None),
-                    player_contacts.c.email_sealed.is_(None),
-                )
+        ).scalars()
+    ]
+    stamp = now_us()
+    if earlier:
+        conn.execute(
+            update(player_contacts)
+            .where(player_contacts.c.campaign_id == campaign, player_contacts.c.player.in_(earlier))
+            .values(discord_id=None, updated_at=stamp)
+        )
+        # A contact with nothing left is no contact (as `save_contact` keeps them).
+        conn.execute(
+            delete(player_contacts).where(
+                player_contacts.c.campaign_id == campaign,
+                player_contacts.c.discord_id.is_(None),
+                player_contacts.c.email_sealed.is_(None),
             )
-        changed = conn.execute(
+        )
+    before = conn.execute(
+        select(player_contacts.c.discord_id).where(
+            player_contacts.c.campaign_id == campaign, player_contacts.c.player == player
+        )
+    ).first()
+    if before is None:
+        conn.execute(
+            insert(player_contacts).values(
+                campaign_id=campaign, player=player, discord_id=discord_id, updated_at=stamp
+            )
+        )
+    else:
+        conn.execute(
             update(player_contacts)
             .where(player_contacts.c.campaign_id == campaign, player_contacts.c.player == player)
             .values(discord_id=discord_id, updated_at=stamp)
         )
-        if not changed.rowcount:
-            conn.execute(
-                insert(player_contacts).values(
-                    campaign_id=campaign, player=player, discord_id=discord_id, updated_at=stamp
-                )
-            )
-    return earlier
+    replaced = before is not None and before[0] is not None and before[0] != discord_id
+    return earlier, replaced

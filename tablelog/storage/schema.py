@@ -230,6 +230,7 @@ discord_codes = Table(
     Column("digest", String(64), primary_key=True),
     Column("campaign_id", String(64), ForeignKey("campaigns.name"), nullable=False),
     Column("player", String(100), nullable=False),
+    Column("made_by", String(16), nullable=False),  # gm, player or operator: said when used
     Column("expires_at", BigInteger, nullable=False),
     Column("created_at", BigInteger, nullable=False),
 )

@@ -229,8 +229,12 @@ def _improv_conflict(t: Table, *, through: str) -> None:
 
 def _played(t: Table) -> list[tuple[str, Any]]:
     """Each event's type and payload (the campaign's own name and the random salts that
-    hide a face-down card's hash aside)."""
-    return [(e["type"], {**e["payload"], "campaign": None, "salt": None}) for e in t.log()]
+    hide a face-down card's hash aside), without who was linked to which seat (`access.`)."""
+    return [
+        (e["type"], {**e["payload"], "campaign": None, "salt": None})
+        for e in t.log()
+        if not e["type"].startswith("access.")
+    ]
 
 
 def test_an_improv_conflict_from_discord_alone_logs_what_the_cli_would(setup: Setup) -> None:
@@ -277,6 +281,29 @@ def test_refusals_are_the_callers_alone_and_append_nothing(setup: Setup) -> None
     code = json.loads(t.tl("discord", "code", "bob", "--json"))["code"]
     t.read(BOB, "link", code=code)
     assert "links nothing" in t.read(STRANGER, "link", code=code)
+
+
+def test_a_link_is_said_in_the_log_and_a_takeover_cannot_hide(setup: Setup) -> None:
+    t = table(setup, "takeover", "-r", "improv")
+    t.link(BOB, "bob")
+    (linked,) = [e for e in t.log() if e["type"] == "access.linked"]
+    assert linked["payload"] == {
+        "type": "access.linked",
+        "player": "bob",
+        "by": "operator",
+        "replaced": False,
+    }
+    # Another account takes the seat with a code the GM made: the log says so, publicly.
+    t.link(STRANGER, "bob")
+    last = t.log()[-1]
+    assert (last["type"], last["payload"]["replaced"]) == ("access.linked", True)
+    words = t.tl("log")
+    assert "linked a Discord account to bob's seat; the account linked before no longer" in words
+    assert "hold no seat" in t.read(BOB, "hand")
+    # Setting the id by hand is a link too.
+    t.tl("player", "discord", "bob", BOB.id)
+    assert t.log()[-1]["type"] == "access.linked"
+    assert "hold no seat" in t.read(STRANGER, "hand")
 
 
 def test_core_reads_are_ephemeral_and_from_the_callers_view(setup: Setup) -> None:

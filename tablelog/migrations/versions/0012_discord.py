@@ -35,6 +35,7 @@ def upgrade() -> None:
         sa.Column("digest", sa.String(64), nullable=False),
         sa.Column("campaign_id", sa.String(64), nullable=False),
         sa.Column("player", sa.String(100), nullable=False),
+        sa.Column("made_by", sa.String(16), nullable=False),
         sa.Column("expires_at", sa.BigInteger(), nullable=False),
         sa.Column("created_at", sa.BigInteger(), nullable=False),
         sa.ForeignKeyConstraint(
