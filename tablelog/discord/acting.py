@@ -6,6 +6,7 @@ alone, with what only they see (the card they played)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from contextvars import ContextVar
 from typing import Any
@@ -26,6 +27,7 @@ from tablelog.discord.tree import CORE_GROUPS, sub_of
 from tablelog.errors import Forbidden, TablelogError
 from tablelog.events.envelope import Envelope
 from tablelog.projections.fold import Folded
+from tablelog.projections.post_escape import escape_discord
 from tablelog.rules.common import Command
 from tablelog.rules.table import GM
 from tablelog.storage import EventStore
@@ -134,7 +136,9 @@ def _executed(
 
 
 def _line(item: LogItem) -> str:
-    return f"`{item.seq:>5}` {item.text}"
+    """An event in the channel, as `tablelog log` words it: its text escaped, so a player's
+    words can neither ping, format, link nor start a line of their own."""
+    return f"`{item.seq:>5}` {escape_discord(item.text)}"
 
 
 def _answer(
@@ -173,11 +177,14 @@ def turn_notice(
     for step in steps:
         seat = GM if step.gm else step.player
         user = users.get(seat)
-        who = f"<@{user}> ({step.player})" if user else step.player
+        seat_words = escape_discord(
+            step.player + (f" for {step.character}" if step.character else "")
+        )
+        who = f"<@{user}> ({seat_words})" if user else seat_words
         if user and pings.get():
             mention.append(user)
         where = f" ({step.conflict})" if step.conflict else ""
-        lines.append(f"waiting on {who}: {step.what}{where}")
+        lines.append(f"waiting on {who}: {escape_discord(step.what + where)}")
         if len(buttons) < BUTTONS:
             for form in _step_forms(store, campaign, seat, step.player):
                 if form.id not in offered and len(buttons) < BUTTONS:
@@ -187,13 +194,21 @@ def turn_notice(
     return lines, rows, mention
 
 
-def step_buttons(store: EventStore, campaign: str, seat: str) -> list[dict[str, Any]]:
-    """A row of buttons for the steps the table waits on `seat` (a player's key or `gm`)."""
+def step_buttons(
+    store: EventStore, campaign: str, seat: str, conflict: str | None = None
+) -> list[dict[str, Any]]:
+    """A row of buttons for the steps the table waits on `seat` (a player's key or `gm`),
+    in `conflict` when one is given (a notice's)."""
     name = seat
     if seat == GM:
         with state.reading(store, campaign) as folded:
             name = str(folded.ruleset.cast.gm(folded.state))
-    buttons = [_button(f) for f in _step_forms(store, campaign, seat, name)[:BUTTONS]]
+    forms = [
+        f
+        for f in _step_forms(store, campaign, seat, name)
+        if conflict is None or f.conflict in (None, conflict)
+    ]
+    buttons = [_button(f) for f in forms[:BUTTONS]]
     return [{"type": 1, "components": buttons}] if buttons else []
 
 
@@ -213,14 +228,21 @@ def _button(form: Form, who: str = "") -> dict[str, Any]:
     return {"type": 2, "style": 1, "label": label, "custom_id": (CUSTOM + form.id)[:100]}
 
 
+_NUMBERED = re.compile(r"-\d+$")
+
+
 def _form_of(store: EventStore, campaign: str, caller: Caller, custom_id: str) -> Form | None:
+    """The caller's form a button or modal names: that one, or, when the forms of one
+    command changed since (a GM's two stakes, one of them played: numbered again, or the
+    side left now fixed), the first of the same command and the same fixed values."""
     wanted = custom_id.removeprefix(CUSTOM)
+    forms = page_of(store, campaign, caller, head=store.head(campaign)).forms
+    exact = next((f for f in forms if f.id == wanted), None)
+    if exact is not None:
+        return exact
+    stem = _NUMBERED.sub("", wanted)
     return next(
-        (
-            f
-            for f in page_of(store, campaign, caller, head=store.head(campaign)).forms
-            if f.id == wanted
-        ),
+        (f for f in forms if _NUMBERED.sub("", f.id) == stem or f.id.startswith(f"{stem}-")),
         None,
     )
 

@@ -41,7 +41,7 @@ class BotPoster:
         text = f"<@{user_id}>, {escape_discord(said)}"
         if link:
             text += f"\n{link}"
-        buttons = step_buttons(store, notice.campaign, notice.player)
+        buttons = step_buttons(store, notice.campaign, notice.player, notice.conflict)
         data = message(text, ephemeral=False, components=buttons, mention=[user_id])
         headers = {
             "Content-Type": "application/json",

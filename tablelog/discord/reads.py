@@ -14,6 +14,7 @@ from tablelog.commands.reads import show
 from tablelog.commands.table import state_view_of
 from tablelog.commands.waiting import oldest_first, waiting_in
 from tablelog.projections.page import Card, Panel
+from tablelog.projections.post_escape import escape_discord
 from tablelog.storage import EventStore
 
 
@@ -35,7 +36,7 @@ def waiting_read(store: EventStore, campaign: str, caller: Caller) -> list[str]:
         what = f"may {w.what}" if w.optional else w.what
         where = f" ({w.conflict})" if w.conflict else ""
         lines.append(f"{who}: {what}{where}, since {w.since.replace('T', ' ')}")
-    return lines
+    return [escape_discord(line) for line in lines]
 
 
 def show_read(store: EventStore, campaign: str, caller: Caller, conflict: str) -> list[str]:
@@ -87,19 +88,34 @@ def _mine(panel: Panel) -> list[Card]:
     return cards
 
 
+def _content(panel: Panel) -> object:
+    """What a panel shows, not how it words the outcome for its viewer ("You won")."""
+    return msgspec.to_builtins([panel.facts, panel.grid, panel.cards, panel.lines])
+
+
 def hand_read(store: EventStore, campaign: str, caller: Caller) -> list[str]:
     """What only the caller sees, for any ruleset: each panel of the caller's page that an
-    observer's page has not (a hand, a pool, a deck), and the caller's own cards on the
-    others (a card played face down)."""
+    observer's page has not (a hand, a deck), the caller's own cards on the others (a card
+    played face down), and any other panel the caller sees more of (a pool bought, not yet
+    rolled)."""
     if caller.role == "observer":
         return ["you hold no seat here, so nothing is yours to see alone (`/tl link CODE`)"]
     with state.reading(store, campaign) as folded:
         own = panels(folded, caller.viewer)
-        public = {p.key for p in panels(folded, "observer:")}
+        public = {p.key: _content(p) for p in panels(folded, "observer:")}
     lines: list[str] = []
     for panel in own:
         if panel.key not in public:
             lines += _panel_lines(panel)
         elif mine := _mine(panel):
             lines += [f"{panel.title}:", "  " + _cards(mine)]
-    return lines or ["nothing on this table is yours alone to see"]
+        elif _content(panel) != public[panel.key]:
+            lines += _panel_lines(panel)
+    found = [_escaped(line) for line in lines]
+    return found or ["nothing on this table is yours alone to see"]
+
+
+def _escaped(line: str) -> str:
+    """A line escaped for Discord, its indent kept (an item under its panel's title)."""
+    text = line.lstrip(" ")
+    return line[: len(line) - len(text)] + escape_discord(text)

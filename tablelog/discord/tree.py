@@ -53,6 +53,8 @@ class Option:
     many: bool  # a repeatable option or an argument of several values
     choices: tuple[str, ...] = ()
     index: int = 0  # its place among the CLI command's parameters (arguments keep order)
+    low: float | None = None  # a number's bounds (the CLI's range)
+    high: float | None = None
 
     def json(self) -> dict[str, Any]:
         found: dict[str, Any] = {
@@ -65,6 +67,10 @@ class Option:
             found["choices"] = [{"name": c, "value": c} for c in self.choices]
         elif self.type == STRING:
             found["autocomplete"] = True
+        if self.low is not None:
+            found["min_value"] = self.low
+        if self.high is not None:
+            found["max_value"] = self.high
         return found
 
 
@@ -83,10 +89,19 @@ class Sub:
         }
 
 
+_FLAG = re.compile(r"(?<![\w-])--([a-z][a-z-]*)")
+
+
+def options_named(text: str) -> str:
+    """The CLI's `--option` as Discord writes an option: `option:`."""
+    return _FLAG.sub(r"\1:", text)
+
+
 def short(text: str | None, fallback: str, limit: int = LIMIT_DESCRIPTION) -> str:
-    """A help text's first paragraph (its first sentence, when `sentence`) within Discord's
-    limit, cut at a word."""
+    """A help text's first paragraph within Discord's limit, cut at a word, its `--option`s
+    written as Discord's."""
     words = " ".join((text or "").split("\n\n")[0].replace("`", "").split()) or fallback
+    words = options_named(words)
     if len(words) <= limit:
         return words[:-1] if words.endswith(".") and not words.endswith("..") else words
     cut = words[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:(")
@@ -121,7 +136,12 @@ CORE: tuple[Sub, ...] = (
 def _type(param: Any) -> int:
     if getattr(param, "is_flag", False):
         return BOOLEAN
-    return {"int": INTEGER, "integer": INTEGER, "float": NUMBER}.get(str(param.type.name), STRING)
+    if param.multiple or param.nargs == -1:
+        return STRING  # several values typed in one option (`values:6 5 2`)
+    kind = str(param.type.name)
+    if kind in ("int", "integer", "int range", "integer range"):
+        return INTEGER
+    return NUMBER if kind in ("float", "float range") else STRING
 
 
 def _option(param: Any, index: int) -> Option:
@@ -138,10 +158,14 @@ def _option(param: Any, index: int) -> Option:
     choices: tuple[str, ...] = ()
     if str(param.type.name) == "choice":
         choices = tuple(str(c) for c in param.type.choices)
+    kind = _type(param)
+    bounded = kind in (INTEGER, NUMBER)
     return Option(
         name=name.lower(),
         description=description,
-        type=_type(param),
+        type=kind,
+        low=getattr(param.type, "min", None) if bounded else None,
+        high=getattr(param.type, "max", None) if bounded else None,
         required=bool(param.required),
         flag=flag,
         many=many,
@@ -294,4 +318,4 @@ def in_discords_words(sentence: str) -> str:
             return f"`/tl {first} {second}{more}`"
         return found.group(0)
 
-    return _CLI_COMMAND.sub(slash, sentence)
+    return options_named(_CLI_COMMAND.sub(slash, sentence))

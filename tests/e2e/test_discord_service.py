@@ -35,8 +35,8 @@ SUITS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 
 
 def pretty(card: str) -> str:
-    """A card as the page shows it: 10H is 10♥."""
-    return card if card == "JK" else card[:-1] + SUITS[card[-1]]
+    """A card as the page shows it: 10H is 10♥, JK the Joker."""
+    return "Joker" if card == "JK" else card[:-1] + SUITS[card[-1]]
 
 
 CARD = re.compile(r"\b(?:10|[2-9JQKA])[CDHS]\b|\bJK\b")
@@ -682,3 +682,37 @@ def test_an_improv_conflict_from_discord_on_postgresql(tmp_path: Path, pg_target
             _improv_conflict(t, through="discord")
             state = json.loads(t.tl("state", "--json"))
             assert state["conflicts"]["c1"]["beats"] == [["guard", "kit"], ["guard", "diana"]]
+
+
+def test_a_players_words_cannot_ping_format_or_forge_a_line(setup: Setup) -> None:
+    t = table(setup, "words", "-r", "improv")
+    for user, seat in ((GM, "gm"), (BOB, "bob")):
+        t.link(user, seat)
+    t.act(GM, "improv character", player="bob", name="Kit")
+    t.act(GM, "session start")
+    t.act(GM, "improv open")
+    sneaky = f"@everyone <@{SUE.id}> **bold** ||AS|| [link](http://evil.example)"
+    said = t.act(GM, "improv stake", conflict="c1", side="guard", text=sneaky, gm=True)
+    assert "@everyone" not in said, said  # a zero-width space after every @
+    assert f"<@{SUE.id}>" not in said, said
+    for mark in ("**", "||", "[link]"):
+        assert mark not in said, said
+    assert said.count("\n") == 0, said  # the table waits on nobody yet: one line
+
+
+def test_hand_shows_a_beer_run_pool_to_its_buyer_alone(setup: Setup) -> None:
+    t = table(setup, "pools", "-r", "beer-run", "-o", "dice=recorded")
+    for user, seat in ((GM, "gm"), (ANN, "ann"), (CAT, "cat")):
+        t.link(user, seat)
+    t.act(ANN, "beer-run character", player="ann", name="Alice", ability=ALICE)
+    t.act(CAT, "beer-run character", player="cat", name="Cara", ability=CARA)
+    t.act(GM, "beer-run open", side="heroes=alice;thugs=cara")
+    t.act(ANN, "beer-run goal", conflict="c1", actor="alice", text="Cara falls", against="cara")
+    t.act(CAT, "beer-run goal", conflict="c1", actor="cara", text="Alice falls", against="alice")
+    said = t.act(
+        ANN, "beer-run pool", conflict="c1", actor="alice", base="Body Mind Kit", extra="Brawl"
+    )
+    assert "brawl" not in said.casefold(), said
+    own = t.read(ANN, "hand")
+    assert "brawl" in own.casefold(), own
+    assert "brawl" not in t.read(CAT, "hand").casefold()

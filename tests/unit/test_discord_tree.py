@@ -92,3 +92,30 @@ def test_a_bad_option_is_one_sentence() -> None:
         collect("improv", rounds, {"rounds": "many"})
     assert refused.value.code == "bad-option"
     assert "many" in refused.value.message
+
+
+def test_numbers_and_lists_are_typed_as_discord_takes_them() -> None:
+    roll = tree.sub_of("beer-run", "roll")
+    assert roll is not None
+    values = next(o for o in roll.options if o.name == "values")
+    assert values.type == tree.STRING  # several numbers in one option: `values:6 5 2`
+    bonus = tree.sub_of("improv", "bonus")
+    assert bonus is not None
+    count = next(o for o in bonus.options if o.name == "count")
+    assert (count.type, count.low) == (tree.INTEGER, 1)
+    assert count.json()["min_value"] == 1
+
+
+def test_the_clis_words_in_a_sentence_become_discords() -> None:
+    said = tree.in_discords_words(
+        "give exactly one of --draw CARD, --eliminate or --stay; "
+        "`tablelog session start` starts one, `tablelog improv play c6 kit` plays blind, "
+        "`tablelog webhook add URL` stays"
+    )
+    assert said == (
+        "give exactly one of draw: CARD, eliminate: or stay:; `/tl session start` starts "
+        "one, `/tl improv play ...` plays blind, `tablelog webhook add URL` stays"
+    )
+    narrate = tree.sub_of("improv", "narrate")
+    assert narrate is not None
+    assert "--" not in narrate.description
