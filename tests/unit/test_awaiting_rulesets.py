@@ -208,3 +208,57 @@ def test_the_pages_waiting_line_names_only_those_awaited(tmp_path: Path, ruleset
             awaited = {a.character or "GM" for a in found if a.conflict == panel.conflict}
             for label in panel.waiting:
                 assert any(label.startswith(who) for who in awaited), (command, label, awaited)
+
+
+def test_beer_run_a_recorded_helping_roll_waits_on_the_gm(tmp_path: Path) -> None:
+    """With dice from the table, a helping pool's roll records the difficulty pool's faces
+    too, which only the GM may: the GM is awaited for it, not the helper's player."""
+    from tablelog.rulesets.beer_run.rules import commands as br
+
+    def spec(text: str) -> list[br.AbilitySpec]:
+        return [
+            br.AbilitySpec(name=n, category=c, size=s)
+            for n, c, s in (part.split(":") for part in text.split())
+        ]
+
+    table = Table(tmp_path / "t.db", "beer-run", options={"dice": "recorded"})
+    try:
+        table.given(
+            br.CreateCharacter(
+                player="ann",
+                character="Alice",
+                abilities=spec("Body:Body:d8 Mind:Mind:d6 Kit:Kit:d4"),
+            )
+        )
+        table.given(
+            br.CreateCharacter(
+                player="cat",
+                character="Cara",
+                abilities=spec("Body:Body:d6 Mind:Mind:d6 Kit:Kit:d4"),
+            )
+        )
+        table.given(
+            br.CreateCharacter(
+                player="gm", character="Bob", abilities=spec("Body:Body:d8 Mind:Mind:d8 Kit:Kit:d6")
+            )
+        )
+        table.given(br.OpenConflict(sides={"heroes": ["alice", "cara"], "thugs": ["bob"]}))
+        table.given(br.DeclareGoal(conflict="c1", actor="alice", text="Bob falls"))
+        table.given(
+            br.DeclareGoal(
+                conflict="c1",
+                actor="cara",
+                text="Distract Bob",
+                kind="helping",
+                ally="alice",
+                die="d8",
+            )
+        )
+        table.given(br.DeclareGoal(conflict="c1", actor="bob", text="Alice falls", against="alice"))
+        table.given(br.AssemblePool(conflict="c1", actor="cara", base=["Body", "Mind", "Kit"]))
+        found = steps(awaiting(fold(table.store.stream(table.campaign))))
+    finally:
+        table.close()
+    gm_steps = [s for s in found if s[0] == "gm"]
+    assert any("record the faces of Cara's helping pool" in s[1] for s in gm_steps), found
+    assert not any(s[0] == "cat" for s in found), found

@@ -88,6 +88,11 @@ def _helping(state: BeerRunState, conflict: Conflict, rnd: Round) -> list[Step]:
         if actor not in rnd.difficulty and actor not in rnd.rolls:
             set_it = f"set the difficulty pool against {_name(state, actor)}"
             found.append(Step(Await(player=GM, what=set_it, conflict=conflict.key, optional=True)))
+        if actor in rnd.pools and state.options.dice == "recorded":
+            # Faces from the table: the roll records the difficulty pool's too, the GM's.
+            what = f"record the faces of {_name(state, actor)}'s helping pool and its difficulty"
+            found.append(Step(Await(player=GM, what=what, conflict=conflict.key)))
+            continue
         doing = "buy a helping pool" if actor not in rnd.pools else "roll the helping pool"
         found.append(_by(state, conflict, actor, doing, label=None))
     return found
