@@ -148,7 +148,7 @@ def set_discord(
     old = contact_of(store, campaign, key) or ContactRow(campaign=campaign, player=key)
     if checked is not None and checked != old.discord_id:
         # The account acts for the seat from Discord: a link the log tells everyone.
-        from tablelog.commands.discord_links import link_account
+        from tablelog.commands.access_links import link_account
 
         by = "operator" if caller is None else ("gm" if caller.role == "gm" else "player")
         actor = "operator" if caller is None else caller.player

@@ -8,20 +8,19 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-import uuid
 
 import msgspec
 
-from tablelog.commands import state
 from tablelog.commands.access import Caller, gm_only
+from tablelog.commands.access_links import gm_name as _gm_name
+from tablelog.commands.access_links import link_account
 from tablelog.commands.contacts import _seat, checked_discord
 from tablelog.errors import InvalidInput, NotFound
-from tablelog.events.core import AccessLinked
-from tablelog.events.envelope import Pending
 from tablelog.rules.names import player_name
 from tablelog.rules.table import GM
 from tablelog.storage import EventStore
 from tablelog.storage import discord as rows
+from tablelog.storage.notices import contacts_of
 from tablelog.storage.store import now_us
 
 # A code is read aloud and typed on a phone: no 0/O or 1/I, grouped in fours.
@@ -142,27 +141,14 @@ def redeem(store: EventStore, code: str, user_id: str) -> Linked:
     )
 
 
-def link_account(
-    store: EventStore, campaign: str, key: str, user: str, *, by: str, actor: str
-) -> list[str]:
-    """Make `user` the Discord account of seat `key` and append `access.linked` in the same
-    transaction: acting for a seat from Discord is access to it, and a new account on a seat
-    is said to the whole table as a token's re-issue is. The seats the account leaves."""
-    entry = state.entry_for(store, campaign)
-    seat = _gm_name(store, campaign) if key == GM else key
-    with entry.lock:
-        with store.transaction(campaign) as tx:
-            moved, replaced = rows.move_user_in(tx.connection, campaign, key, user)
-            event = AccessLinked(player=seat, by=by, replaced=replaced)
-            pending = Pending.of(event, actor=actor, event_id=str(uuid.uuid4()))
-            written = tx.append([pending]).events
-        state.advance(entry, written, None)  # committed: the cached state moves on
-    return moved
+def channel_campaign(store: EventStore, channel: str) -> str | None:
+    """The campaign a channel plays, if any."""
+    return rows.channel_campaign(store, channel)
 
 
-def _gm_name(store: EventStore, campaign: str) -> str:
-    with state.reading(store, campaign) as folded:
-        return str(folded.ruleset.cast.gm(folded.state))
+def linked_users(store: EventStore, campaign: str) -> dict[str, str]:
+    """Each linked seat's Discord user (seats by key: a player's name, or `gm`)."""
+    return {c.player: c.discord_id for c in contacts_of(store, campaign) if c.discord_id}
 
 
 def caller_of(store: EventStore, campaign: str, user_id: str) -> Caller:

@@ -54,7 +54,6 @@ from tablelog.storage.notices import (
     MAIL,
     OWN_MOVE,
     NewNotice,
-    NoticeRow,
     add_reminders,
     claim_notice,
     contacts_of,
@@ -66,6 +65,9 @@ from tablelog.storage.notices import (
     told,
     unsent,
     unsubscribe,
+)
+from tablelog.storage.notices import (
+    NoticeRow as NoticeRow,  # the notices' row, for the Discord poster (discord/notices.py)
 )
 from tablelog.storage.store import now_us
 from tablelog.storage.webhooks import WebhookRow, webhooks_of

@@ -13,7 +13,8 @@ from typing import Any
 
 from tablelog.commands import state
 from tablelog.commands.access import Caller
-from tablelog.commands.discord_links import caller_of
+from tablelog.commands.database import EventStore
+from tablelog.commands.discord_links import caller_of, linked_users
 from tablelog.commands.page import Form, page_of
 from tablelog.commands.preview import command_for, endpoint_at
 from tablelog.commands.reads import LogItem, items_seen
@@ -30,8 +31,6 @@ from tablelog.projections.fold import Folded
 from tablelog.projections.post_escape import escape_discord
 from tablelog.rules.common import Command
 from tablelog.rules.table import GM
-from tablelog.storage import EventStore
-from tablelog.storage.notices import contacts_of
 
 # Whether an answer pings the players the table now waits on: yes, unless the service's bot
 # posts the turn notices itself (discord/notices.py), which ping each player once.
@@ -169,7 +168,7 @@ def turn_notice(
     steps = [w for w in waiting_in(store, campaign, notices=False) if not w.optional]
     if not steps:
         return [], [], []
-    users = {c.player: c.discord_id for c in contacts_of(store, campaign) if c.discord_id}
+    users = linked_users(store, campaign)
     lines: list[str] = []
     mention: list[str] = []
     buttons: list[dict[str, Any]] = []

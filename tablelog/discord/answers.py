@@ -10,12 +10,11 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from tablelog.commands.discord_links import caller_of, redeem
+from tablelog.commands.database import EventStore
+from tablelog.commands.discord_links import caller_of, channel_campaign, redeem
 from tablelog.discord import acting, complete, reads
 from tablelog.discord.reply import AUTOCOMPLETE, PONG, Reply, refused, told
 from tablelog.errors import TablelogError
-from tablelog.storage import EventStore
-from tablelog.storage.discord import channel_campaign
 
 PING, COMMAND, COMPONENT, COMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
 _log = logging.getLogger(__name__)

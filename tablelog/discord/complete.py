@@ -14,6 +14,7 @@ import msgspec
 
 from tablelog.commands import state
 from tablelog.commands.access import Caller
+from tablelog.commands.database import EventStore
 from tablelog.commands.page import Form, page_of
 from tablelog.commands.preview import endpoint_at
 from tablelog.discord.argv import collect
@@ -21,7 +22,6 @@ from tablelog.discord.tree import INTEGER, NUMBER, Option, Sub, sub_of
 from tablelog.errors import TablelogError
 from tablelog.projections.views import state_view
 from tablelog.rules.common import Command
-from tablelog.storage import EventStore
 
 MAX_CHOICES = 25
 _MARK = "zqxmarkqz"

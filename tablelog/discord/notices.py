@@ -9,14 +9,13 @@ from __future__ import annotations
 import httpx
 import msgspec
 
+from tablelog.commands.database import EventStore
 from tablelog.commands.deliver import Failed, _send
-from tablelog.commands.notices import words
+from tablelog.commands.discord_links import channels as channels_of
+from tablelog.commands.notices import NoticeRow, words
 from tablelog.discord.acting import step_buttons
 from tablelog.discord.reply import message
 from tablelog.projections.post_escape import escape_discord
-from tablelog.storage import EventStore
-from tablelog.storage.discord import channels_of
-from tablelog.storage.notices import NoticeRow
 
 
 class BotPoster:

@@ -9,13 +9,13 @@ import msgspec
 from tablelog.cli.table import state_lines
 from tablelog.commands import state
 from tablelog.commands.access import Caller
+from tablelog.commands.database import EventStore
 from tablelog.commands.page import panels
 from tablelog.commands.reads import show
 from tablelog.commands.table import state_view_of
 from tablelog.commands.waiting import oldest_first, waiting_in
 from tablelog.projections.page import Card, Panel
 from tablelog.projections.post_escape import escape_discord
-from tablelog.storage import EventStore
 
 
 def state_read(store: EventStore, campaign: str, caller: Caller) -> list[str]:

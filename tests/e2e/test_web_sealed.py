@@ -97,7 +97,9 @@ def play_sealed_round(cwd: Path, gm: Any, bob: Any, sent: list[tuple[str, str]])
             settled(page, seq)
         return seq
 
-    # The README's vector, computed by the browser's WebCrypto, is Python's.
+    # The README's vector, computed by the browser's WebCrypto, is Python's (once the page's
+    # deferred scripts have run: on a loaded machine the sign-in may return before).
+    bob.wait_for_function("() => typeof tablelogSealing !== 'undefined'")
     computed = bob.evaluate(
         "() => tablelogSealing.commitment('bar-fight', 'c1', 1, 'kit', 'AH',"
         " Uint8Array.from({length: 32}, (_, i) => i))"
