@@ -139,21 +139,14 @@ def set_discord(
     caller: Caller | None = None,
 ) -> Contact:
     """Link (or, with None, unlink) a seat's Discord user id: the account then acts for the
-    seat from Discord (`access.linked` says so in the log)."""
+    seat from Discord. (A code's link, `tablelog discord code`, is said in the log; one set
+    here by hand is not yet.)"""
     if caller is not None and caller.role == "observer":
         _may_change(caller, "", "")
     key, seat = _seat(store, campaign, name)
     _may_change(caller, key, seat)
     checked = None if user_id is None else checked_discord(user_id)
     old = contact_of(store, campaign, key) or ContactRow(campaign=campaign, player=key)
-    if checked is not None and checked != old.discord_id:
-        # The account acts for the seat from Discord: a link the log tells everyone.
-        from tablelog.commands.access_links import link_account
-
-        by = "operator" if caller is None else ("gm" if caller.role == "gm" else "player")
-        actor = "operator" if caller is None else caller.player
-        link_account(store, campaign, key, checked, by=by, actor=actor)
-        return shown(store, campaign, name, caller)
     _save(store, msgspec.structs.replace(old, discord_id=checked))
     return shown(store, campaign, name, caller)
 
