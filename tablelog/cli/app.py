@@ -38,6 +38,7 @@ _MODULES: dict[str, str] = {
     "audit": "tablelog.cli.audit",
     "whatif": "tablelog.cli.whatif",
     "verify": "tablelog.cli.log",
+    "backup": "tablelog.cli.backup",
     "export": "tablelog.cli.transfer",
     "import": "tablelog.cli.transfer",
     "invite": "tablelog.cli.access",
