@@ -10,13 +10,13 @@ import hashlib
 import hmac
 import secrets
 import uuid
-from typing import Literal
+from typing import Literal, NamedTuple
 from urllib.parse import quote
 
 import msgspec
 
 from tablelog.commands import ended, state
-from tablelog.commands.session_policy import SessionPolicy, session_ended
+from tablelog.commands.session_policy import SECOND_US, SessionPolicy, session_ended
 from tablelog.errors import AlreadyExists, Forbidden, InvalidInput, NotFound, Unauthenticated
 from tablelog.events.base import Event
 from tablelog.events.core import AccessReissued, AccessRevoked
@@ -140,14 +140,28 @@ def record_use(store: EventStore, caller: Caller, policy: SessionPolicy) -> bool
     return touch_session(store, caller.digest, policy.clock(), policy.touch_us)
 
 
-def watched(
-    store: EventStore, campaign: str, policy: SessionPolicy | None = None
-) -> tuple[CampaignHead | None, frozenset[str]]:
-    """A campaign's head and the digests of its live tokens (sessions `policy` ended for
-    their age are not): what its live feeds follow."""
-    idle_before, born_before = (policy or SessionPolicy()).cutoffs()
+class Watched(NamedTuple):
+    """What a campaign's live feeds follow: its head, the digests of its live tokens, and
+    when (microseconds UTC) the first of its live sessions ends for its age, if one does
+    before anything else changes (None: no session)."""
+
+    head: CampaignHead | None
+    live: frozenset[str]
+    next_end: int | None
+
+
+def watched(store: EventStore, campaign: str, policy: SessionPolicy | None = None) -> Watched:
+    """A campaign's head and its live tokens (sessions `policy` ended for their age are
+    not)."""
+    kept = policy or SessionPolicy()
+    idle_before, born_before = kept.cutoffs()
     live = live_tokens(store, campaign, idle_before=idle_before, born_before=born_before)
-    return store.head(campaign), live
+    ends = []
+    if live.oldest_use is not None:
+        ends.append(live.oldest_use + int(kept.idle_s * SECOND_US))
+    if live.oldest_sign_in is not None:
+        ends.append(live.oldest_sign_in + int(kept.max_s * SECOND_US))
+    return Watched(store.head(campaign), live.digests, min(ends, default=None))
 
 
 def require_campaign(caller: Caller, campaign: str) -> None:

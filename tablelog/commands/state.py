@@ -188,10 +188,16 @@ def snapshot_due(entry: Entry, tx: CampaignTransaction, folded: Folded) -> int |
 
 
 def advance(entry: Entry, written: Sequence[Envelope], saved: int | None) -> None:
-    """After the commit: fold what was appended into the cached state."""
+    """After the commit: fold what was appended into the cached state, if that state is
+    the one it was appended onto. A writer that did not load it (an append beside the
+    table, a revocation) may have written after events of another service or of the CLI
+    that it never folded: then the cache is dropped, and the next read folds afresh."""
     if saved is not None:
         entry.saved = saved
     if written and entry.folded is not None:
+        if written[0].prev_hash != entry.hash or written[0].seq != entry.folded.seq + 1:
+            entry.folded, entry.awaits = None, None
+            return
         moved_on(entry, entry.folded, written)
         entry.hash = written[-1].hash
 

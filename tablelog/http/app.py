@@ -17,8 +17,10 @@ from litestar.openapi import OpenAPIConfig
 from tablelog import __version__
 from tablelog.commands.database import EventStore, open_store
 from tablelog.commands.deliver import Policy, Worker
+from tablelog.commands.listening import listener_for
 from tablelog.commands.notices import NoticePolicy, deliver_notices
 from tablelog.commands.session_policy import SessionPolicy
+from tablelog.commands.shared_limits import SharedLimits
 from tablelog.commands.signing import key_path, load_key
 from tablelog.errors import TablelogError
 from tablelog.http import (
@@ -101,6 +103,7 @@ def create_app(
             "mail": mail,
             "discord": discord,
             "discord_out": None,
+            "listener": None,
         }
     )
 
@@ -110,6 +113,19 @@ def create_app(
         state.store.checkpoint_in_background()  # no command waits for a checkpoint
         state.key = load_key(key_path(state.store, key_file), create=True)
         state.watches.start()
+        shared = SharedLimits(state.store)  # the limits every service keeps together
+        state.sign_ins.bind(shared)
+        state.campaigns.bind(shared)
+        state.feeds.bind(shared)
+        watches = state.watches
+        state.listener = listener_for(
+            state.store,
+            on_change=lambda change: watches.told(change.campaign),
+            on_listening=watches.listening,
+            on_lost=watches.deaf,
+        )
+        if state.listener is not None:  # PostgreSQL: the feeds are told, they need not poll
+            state.listener.start()
         store, policy = state.store, state.webhook_policy
         told = dataclasses.replace(state.notice_policy, mail=state.mail)
         if state.discord is not None:
@@ -127,6 +143,9 @@ def create_app(
         state.sender.start()  # posts go out beside the commands, never inside one
 
     def stop() -> None:
+        if state.listener is not None:
+            state.listener.stop()
+        state.feeds.close()
         if state.sender is not None:
             state.sender.stop()
         if state.discord_out is not None:

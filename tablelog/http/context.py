@@ -188,4 +188,5 @@ async def may_create(connection: AnyConnection, _handler: BaseRouteHandler) -> N
     if not connection.app.state.open_signup:
         await anyio.to_thread.run_sync(_admin, connection)
     quota: CampaignQuota = connection.app.state.campaigns
-    quota.check(client_address(connection))
+    # Counted in the database, with every service's (throttle.py): off the loop.
+    await anyio.to_thread.run_sync(quota.check, client_address(connection))

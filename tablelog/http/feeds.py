@@ -9,20 +9,32 @@ behind one home router); the next is refused (429, `too-many-feeds`) and changes
 A feed's slot is taken before its response starts and given back when the feed ends, however
 it ends: its reader went away (the stream is cancelled), its token was revoked, the service
 stops (the stream is closed), or the response was dropped before it ever started (a reader
-that left at once: its generator never ran, so a finalizer gives the slot back). Counts live
-in the service's memory, like the throttle's (throttle.py); a stopped service holds none.
+that left at once: its generator never ran, so a finalizer gives the slot back).
+
+Several services on one database count together (`bind`): each open feed is a row of the
+database, leased by its service, which renews its leases while it runs (every `RENEW_S`, one
+statement however many feeds it holds) and drops its rows when it stops; a service killed
+outright stops holding its feeds' places when their lease runs out (commands/shared_limits.py).
+A token's ninth feed is refused whichever services hold the other eight. Without a database
+bound (the unit tests), the counts live in the service's memory.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import weakref
 from collections import Counter
 from collections.abc import AsyncIterator
 from typing import Any
 
-from tablelog.errors import TooManyFeeds
+import anyio
+
+from tablelog.commands.shared_limits import RENEW_S, SharedLimits
+from tablelog.errors import TablelogError, TooManyFeeds
+
+_LOG = logging.getLogger("tablelog.http")
 
 DEFAULT_PER_TOKEN = 8
 DEFAULT_PER_ADDRESS = 64
@@ -32,16 +44,17 @@ class Slot:
     """One open feed's place in the counts; `release` gives it back (once, however often it
     is called)."""
 
-    def __init__(self, feeds: Feeds, token: str, address: str) -> None:
+    def __init__(self, feeds: Feeds, token: str, address: str, row: str | None = None) -> None:
         self._feeds = feeds
         self._token = token
         self._address = address
+        self._row = row  # its row in the database's count, if one is bound
         self._held = True
 
     def release(self) -> None:
         if self._held:
             self._held = False
-            self._feeds._give_back(self._token, self._address)
+            self._feeds._give_back(self._token, self._address, self._row)
 
 
 class Feeds:
@@ -55,33 +68,83 @@ class Feeds:
         self.per_address = per_address
         self._tokens: Counter[str] = Counter()
         self._addresses: Counter[str] = Counter()
+        self.shared: SharedLimits | None = None
+        self._renewing: asyncio.Task[None] | None = None
+
+    def bind(self, shared: SharedLimits) -> None:
+        """Count with every service on the database; renew this one's leases (on the running
+        loop) until `close`."""
+        self.shared = shared
+        self._renewing = asyncio.get_running_loop().create_task(self._renew())
+
+    def close(self) -> None:
+        """The service stops: its feeds count no more anywhere."""
+        if self._renewing is not None:
+            self._renewing.cancel()
+        if self.shared is not None:
+            try:
+                self.shared.close_all()
+            except TablelogError:  # the database is gone too: the leases run out
+                _LOG.warning("could not drop this service's feeds from the count")
+
+    async def _renew(self) -> None:
+        assert self.shared is not None
+        while True:
+            await asyncio.sleep(RENEW_S)
+            if self._tokens:  # a service without feeds holds no lease: no query
+                try:
+                    await anyio.to_thread.run_sync(self.shared.renew)
+                except TablelogError:
+                    _LOG.exception("renewing the live feeds' leases failed")
 
     def open(self, token: str, address: str) -> Slot:
         """A slot for a new feed of `token` (its digest) from `address`, or TooManyFeeds
-        while either already holds its limit (then nothing is counted)."""
-        if self._tokens[token] >= self.per_token:
-            raise TooManyFeeds(
-                f"this access token already holds {self.per_token} open live feeds (the "
-                "service's limit); close one before opening another"
-            )
-        if self._addresses[address] >= self.per_address:
-            raise TooManyFeeds(
-                f"this address already holds {self.per_address} open live feeds (the "
-                "service's limit); close one before opening another"
-            )
+        while either already holds its limit (then nothing is counted). With a database
+        bound it writes: call it off the loop."""
+        held = self._tokens[token], self._addresses[address]
+        row = None
+        if self.shared is not None:
+            # Counted with this one, so two services opening at once cannot both squeeze in.
+            row, *counted = self.shared.open_feed(token, address)
+            held = counted[0] - 1, counted[1] - 1
+        try:
+            if held[0] >= self.per_token:
+                raise TooManyFeeds(
+                    f"this access token already holds {self.per_token} open live feeds (the "
+                    "service's limit); close one before opening another"
+                )
+            if held[1] >= self.per_address:
+                raise TooManyFeeds(
+                    f"this address already holds {self.per_address} open live feeds (the "
+                    "service's limit); close one before opening another"
+                )
+        except TooManyFeeds:
+            if row is not None and self.shared is not None:
+                self.shared.close_feed(row)
+            raise
         self._tokens[token] += 1
         self._addresses[address] += 1
-        return Slot(self, token, address)
+        return Slot(self, token, address, row)
 
     def open_count(self, token: str, address: str) -> tuple[int, int]:
         """The feeds open now for `token` and for `address`."""
         return self._tokens[token], self._addresses[address]
 
-    def _give_back(self, token: str, address: str) -> None:
+    def _give_back(self, token: str, address: str, row: str | None) -> None:
         for counts, key in ((self._tokens, token), (self._addresses, address)):
             counts[key] -= 1
             if counts[key] <= 0:
                 del counts[key]  # a map of open feeds only: it never grows past them
+        if row is not None and self.shared is not None:
+            # Off the loop, and awaited by nobody: a feed ending must not wait on a write.
+            asyncio.get_running_loop().run_in_executor(None, self._drop, row)
+
+    def _drop(self, row: str) -> None:
+        assert self.shared is not None
+        try:
+            self.shared.close_feed(row)
+        except TablelogError:  # its lease runs out instead
+            _LOG.warning("could not drop a closed feed from the count")
 
 
 def holding(slot: Slot, feed: AsyncIterator[Any]) -> None:

@@ -104,7 +104,11 @@ async def events(
         start = int(text)
 
     # Last, once nothing else can refuse the request: a refused feed takes no slot.
-    slot = feeds.open(caller.digest, client_address(request))
+    address = client_address(request)
+    if feeds.shared is None:
+        slot = feeds.open(caller.digest, address)
+    else:  # counted in the database, with every service's: off the loop
+        slot = await anyio.to_thread.run_sync(feeds.open, caller.digest, address)
     feed = _feed(slot, watches, store, caller, start)
     holding(slot, feed)
     return ServerSentEvent(feed)

@@ -10,9 +10,15 @@ nothing.
 Campaigns created: each one is a new stream in the database, so an address may create only
 so many an hour, whatever token it holds.
 
-Counts live in the service's memory (a restart forgets them) and are kept for a bounded
-number of addresses. The address is the socket's peer unless `serve --forwarded-allow-ips`
-trusts a proxy's `X-Forwarded-For`.
+Several services on one database count together (`bind`: the hits are kept in the database,
+commands/shared_limits.py), so an address gets the same number of tries however a load
+balancer spreads its requests. A failed sign-in reads the address's failures of the last
+minute from the database and refuses the try past the limit (429) on any service; each
+service also remembers what it read, so a request it sees from an address past the limit is
+refused before its token is looked up, without a query. Campaigns are counted in the
+database alone (a creation is rare). Without a database bound (the unit tests), the counts
+live in memory, for a bounded number of addresses. The address is the socket's peer unless
+`serve --forwarded-allow-ips` trusts a proxy's `X-Forwarded-For`.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 
+from tablelog.commands.shared_limits import SharedLimits
 from tablelog.errors import TooManyFailures
 
 WINDOW_S = 60.0
@@ -35,12 +42,38 @@ _ADDRESSES_KEPT = 10_000
 class _Window:
     """Events per address within the last `window_s` seconds."""
 
+    kind = ""  # its name among the database's hits (limit_hits.kind)
+
     def __init__(self, limit: int, window_s: float, clock: Callable[[], float]) -> None:
         self._limit = limit
         self._window = window_s
         self._clock = clock
         self._lock = threading.Lock()
         self._seen: OrderedDict[str, deque[float]] = OrderedDict()
+        self.shared: SharedLimits | None = None
+
+    def bind(self, shared: SharedLimits) -> None:
+        """Count with every service on the database from now on."""
+        self.shared = shared
+
+    def _shared_wait(self, address: str) -> int | None:
+        """As `_wait`, from the database's count (every service's), which this service
+        now remembers too."""
+        assert self.shared is not None
+        found = self.shared.hits(self.kind, address, self._window)
+        now, now_us = self._clock(), self.shared.now()
+        with self._lock:
+            if found:
+                # Each hit on this service's clock, as long ago as the database says.
+                self._seen[address] = deque(now - (now_us - at) / 1e6 for at in found)
+                self._seen.move_to_end(address)
+                while len(self._seen) > _ADDRESSES_KEPT:
+                    self._seen.popitem(last=False)
+            else:
+                self._seen.pop(address, None)
+        if len(found) < self._limit:
+            return None
+        return max(1, math.ceil((found[0] - now_us) / 1e6 + self._window))
 
     def _wait(self, address: str) -> int | None:
         """Seconds until `address` may go on, or None when it is under its limit."""
@@ -75,6 +108,8 @@ class _Window:
 
 
 class FailedSignIns(_Window):
+    kind = "sign-in"
+
     def __init__(
         self, limit: int = DEFAULT_LIMIT, *, clock: Callable[[], float] = time.monotonic
     ) -> None:
@@ -84,17 +119,31 @@ class FailedSignIns(_Window):
         """TooManyFailures while `address` has used up its failed sign-ins."""
         wait = self._wait(address)
         if wait is not None:
-            raise TooManyFailures(
-                f"{self._limit} failed sign-ins from this address within a minute; try again "
-                f"in {wait} s",
-                retry_after=wait,
-            )
+            self._refuse(wait)
+
+    def _refuse(self, wait: int) -> None:
+        raise TooManyFailures(
+            f"{self._limit} failed sign-ins from this address within a minute; try again "
+            f"in {wait} s",
+            retry_after=wait,
+        )
 
     def failed(self, address: str) -> None:
+        """Count a failed sign-in; TooManyFailures instead when, counting every service's,
+        the address has already used them up (this try is then not counted)."""
+        if self.shared is None:
+            self._add(address)
+            return
+        wait = self._shared_wait(address)
+        if wait is not None:
+            self._refuse(wait)
+        self.shared.add(self.kind, address, self._window)
         self._add(address)
 
 
 class CampaignQuota(_Window):
+    kind = "campaign"
+
     def __init__(
         self, limit: int = DEFAULT_CAMPAIGN_LIMIT, *, clock: Callable[[], float] = time.monotonic
     ) -> None:
@@ -102,8 +151,8 @@ class CampaignQuota(_Window):
 
     def check(self, address: str) -> None:
         """TooManyFailures (429, `too-many-campaigns`) while `address` has created its
-        campaigns for the hour."""
-        wait = self._wait(address)
+        campaigns for the hour (on every service, with a database bound)."""
+        wait = self._wait(address) if self.shared is None else self._shared_wait(address)
         if wait is not None:
             raise TooManyFailures(
                 f"{self._limit} campaigns were created from this address within an hour (the "
@@ -113,4 +162,6 @@ class CampaignQuota(_Window):
             )
 
     def created(self, address: str) -> None:
+        if self.shared is not None:
+            self.shared.add(self.kind, address, self._window)
         self._add(address)

@@ -2,11 +2,17 @@
 
 A campaign watched by hundreds of browsers would cost hundreds of polls of the database every
 quarter of a second if each feed polled alone. Here one task per campaign reads the head and
-the digests of the live tokens (one read each, `POLL_S` apart, or at once when this service
-appends: `wake`) and tells its feeds when either changed; each feed then sends what is new
-(feeds of one viewer share one read of it, `stream._items`) or, its token gone, says so and
-ends. Whoever appended (this service, another, the CLI on the same database), a feed hears
-of it within `POLL_S`.
+the digests of the live tokens and tells its feeds when either changed; each feed then sends
+what is new (feeds of one viewer share one read of it, `stream._items`) or, its token gone,
+says so and ends.
+
+When it reads: on PostgreSQL, when the database says the campaign changed (storage/listen.py:
+one listening connection per service, told of every committed append and revocation, by any
+service or the CLI), and when one of its sessions ends for its age; an idle campaign costs no
+query however long it is watched. On SQLite, which cannot tell, every `POLL_S`, and at once
+when this service appends (`wake`). While a lost listening connection is being made again the
+watchers poll as on SQLite, and once it listens again each reads once, so nothing committed
+meanwhile is missed.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from tablelog.commands.access import watched
 from tablelog.commands.database import EventStore
 from tablelog.commands.session_policy import SessionPolicy
 
-POLL_S = 0.25  # also how soon a revoked token's feed ends
+POLL_S = 0.25  # without notifications, also how soon a revoked token's feed ends
 _LOG = logging.getLogger("tablelog.http")
 
 
@@ -37,6 +43,7 @@ class Watch:
         self.head = -1  # unknown until the first read
         self.live: frozenset[str] | None = None
         self.live_at = 0.0  # when the read of `live` began (time.monotonic)
+        self.next_end: float | None = None  # when a live session ends for its age (monotonic)
         self.changed = asyncio.Event()
         self.nudge = asyncio.Event()
         self.feeds = 0
@@ -56,6 +63,9 @@ class Watches:
         self._by_campaign: dict[str, Watch] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self.closing = False  # the service is stopping: every feed ends (close)
+        # The database tells of every change (PostgreSQL, its listener connected): the
+        # watchers read only when told. Set and cleared on the loop (`listening`, `deaf`).
+        self.pushed = False
         # The feeds' shared reads (stream.py): this service's, on its own loop.
         self.shared: OrderedDict[Any, asyncio.Future[Any]] = OrderedDict()
 
@@ -71,9 +81,34 @@ class Watches:
             watch.changed.set()
 
     def wake(self, campaign: str) -> None:
-        """A command of this service appended to `campaign` (from any thread): read now."""
-        if self._loop is not None and not self._loop.is_closed():
-            self._loop.call_soon_threadsafe(self._nudge, campaign)
+        """A command of this service appended to `campaign` (from any thread): read now,
+        unless the database's notification will say so anyway."""
+        if not self.pushed:
+            self._soon(self._nudge, campaign)
+
+    def told(self, campaign: str) -> None:
+        """The database notified a change of `campaign` (from the listener's thread)."""
+        self._soon(self._nudge, campaign)
+
+    def listening(self) -> None:
+        """The listener listens (again): from now on the database tells; every watcher reads
+        once, for what was committed while nobody listened."""
+        self._soon(self._set_pushed, True)
+
+    def deaf(self) -> None:
+        """The listening connection was lost: the watchers poll until it is back."""
+        self._soon(self._set_pushed, False)
+
+    def _soon(self, call: Any, *args: Any) -> None:
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):  # closed meanwhile: nobody to tell
+                loop.call_soon_threadsafe(call, *args)
+
+    def _set_pushed(self, pushed: bool) -> None:
+        self.pushed = pushed
+        for watch in self._by_campaign.values():
+            watch.nudge.set()
 
     def _nudge(self, campaign: str) -> None:
         found = self._by_campaign.get(campaign)
@@ -85,7 +120,7 @@ class Watches:
         found = self._by_campaign.get(campaign)
         if found is None:
             found = self._by_campaign[campaign] = Watch()
-            found.task = asyncio.create_task(_follow(store, campaign, found, self.policy))
+            found.task = asyncio.create_task(_follow(store, campaign, found, self))
         found.feeds += 1
         try:
             yield found
@@ -97,19 +132,41 @@ class Watches:
                     found.task.cancel()
 
 
-async def _follow(store: EventStore, campaign: str, watch: Watch, policy: SessionPolicy) -> None:
+async def _follow(store: EventStore, campaign: str, watch: Watch, watches: Watches) -> None:
     while True:
         began = time.monotonic()
         watch.nudge.clear()  # before the read: a nudge during it brings another at once
+        failed = False
         try:
-            head, live = await anyio.to_thread.run_sync(watched, store, campaign, policy)
+            head, live, next_end = await anyio.to_thread.run_sync(
+                watched, store, campaign, watches.policy
+            )
         except Exception:  # a database that fails for a moment: the feeds wait, and we retry
             _LOG.exception("live feed of %s: reading the head failed", campaign)
+            failed = True
         else:
             seq = head.seq if head is not None else -1
+            watch.next_end = _monotonic_at(next_end, watches.policy)
             if seq != watch.head or live != watch.live:
                 watch.head, watch.live, watch.live_at = seq, live, began
                 told, watch.changed = watch.changed, asyncio.Event()
                 told.set()
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(watch.nudge.wait(), POLL_S)
+            await asyncio.wait_for(watch.nudge.wait(), _quiet_for(watch, watches, failed))
+
+
+def _quiet_for(watch: Watch, watches: Watches, failed: bool) -> float | None:
+    """How long a watcher may wait for a nudge before it reads anyway: told of every change,
+    until its first session ends for its age (None: for ever); otherwise `POLL_S`."""
+    if failed or not watches.pushed:
+        return POLL_S
+    if watch.next_end is None:
+        return None
+    return max(POLL_S, watch.next_end - time.monotonic())
+
+
+def _monotonic_at(at_us: int | None, policy: SessionPolicy) -> float | None:
+    """A moment on the policy's clock (microseconds UTC) on the loop's (monotonic)."""
+    if at_us is None:
+        return None
+    return time.monotonic() + (at_us - policy.clock()) / 1_000_000

@@ -6,5 +6,5 @@ revision with it (one cheap read) instead of running Alembic; a test keeps it eq
 head of `versions/`.
 """
 
-HEAD = "0012"
+HEAD = "0013"
 SCRIPT_LOCATION = "tablelog.migrations:"

@@ -9,6 +9,7 @@ depends on how much of a guess was right.
 from __future__ import annotations
 
 import hmac
+from typing import NamedTuple
 
 import msgspec
 from sqlalchemy import and_, case, func, insert, not_, or_, select, text, update
@@ -96,21 +97,39 @@ def seat_roles(store: EventStore, campaign: str) -> dict[str, frozenset[str]]:
     return {player: frozenset(roles) for player, roles in seats.items()}
 
 
+class LiveTokens(NamedTuple):
+    """The digests of a campaign's live tokens, and the earliest moment one of its live
+    sessions could end for its age: the oldest last use and the oldest sign-in among them
+    (None without sessions)."""
+
+    digests: frozenset[str]
+    oldest_use: int | None
+    oldest_sign_in: int | None
+
+
 def live_tokens(
     store: EventStore, campaign: str, *, idle_before: int = 0, born_before: int = 0
-) -> frozenset[str]:
-    """The digests of every live token of a campaign (its live feeds check theirs here: one
-    read per campaign, however many feeds are open); a session unused since `idle_before`
-    or older than `born_before` is live no more."""
+) -> LiveTokens:
+    """Every live token of a campaign (its live feeds check theirs here: one read per
+    campaign, however many feeds are open); a session unused since `idle_before` or older
+    than `born_before` is live no more."""
+    used = func.coalesce(access_tokens.c.last_used_at, access_tokens.c.created_at)
     with store.engine.connect() as conn:
         rows = conn.execute(
-            select(access_tokens.c.token_hash).where(
+            select(
+                access_tokens.c.token_hash, access_tokens.c.kind, used, access_tokens.c.created_at
+            ).where(
                 access_tokens.c.campaign_id == campaign,
                 access_tokens.c.revoked_at.is_(None),
                 not_(_session_ended(idle_before, born_before)),
             )
-        )
-        return frozenset(str(row[0]) for row in rows)
+        ).all()
+    sessions = [(int(row[2]), int(row[3])) for row in rows if row[1] == "session"]
+    return LiveTokens(
+        frozenset(str(row[0]) for row in rows),
+        min((s[0] for s in sessions), default=None),
+        min((s[1] for s in sessions), default=None),
+    )
 
 
 def touch_session(store: EventStore, digest: str, now: int, every: int) -> bool:

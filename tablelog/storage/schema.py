@@ -265,3 +265,32 @@ notices = Table(
     Index(None, "sent_at", "dropped_at", "next_attempt_at"),
     Index(None, "unsubscribe_digest"),
 )
+
+# What several services on one database must count together (revision 0013): a failed
+# sign-in or a campaign created, per client address (`kind` `sign-in` or `campaign`), kept
+# for the limit's window (http/throttle.py) ...
+limit_hits = Table(
+    "limit_hits",
+    metadata,
+    Column("id", Position, primary_key=True, autoincrement=True),
+    Column("kind", String(16), nullable=False),
+    Column("subject", String(64), nullable=False),
+    Column("at", BigInteger, nullable=False),
+    Index(None, "kind", "subject", "at"),
+)
+
+# ... and the live feeds open now, per token digest and address, each held by one service
+# until `lease_until`: a service renews its own feeds' leases while it runs, so the feeds of
+# a service that died stop counting within a lease (http/feeds.py).
+open_feeds = Table(
+    "open_feeds",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("service", String(32), nullable=False),
+    Column("token_hash", String(64), nullable=False),
+    Column("address", String(64), nullable=False),
+    Column("lease_until", BigInteger, nullable=False),
+    Index(None, "token_hash"),
+    Index(None, "address"),
+    Index(None, "service"),
+)

@@ -37,6 +37,8 @@ TABLES = {
     "idempotency",
     "service_tokens",
     "snapshots",
+    "limit_hits",
+    "open_feeds",
 }
 
 
@@ -226,6 +228,7 @@ WRITTEN_AT = {
     "0009": {"bar-fight": 58},
     "0010": {"bar-fight": 58},
     "0011": {"bar-fight": 58},
+    "0012": {"bar-fight": 58},
 }
 
 

@@ -159,7 +159,7 @@ def test_an_idle_session_leaves_the_lists_and_the_live_tokens(service: Service) 
     service.clock.advance(5 * DAY_S)  # bob: 15 days unused; sue: 5
     listed = sessions.listed(service.store, "heist", policy=policy)
     assert [s.player for s in listed] == ["sue"]
-    _, live = access.watched(service.store, "heist", policy)
+    live = access.watched(service.store, "heist", policy).live
     assert access.token_digest(sue) in live
     assert access.token_digest(bob) not in live
     # Locally (no policy: the operator's list) both are still there until ended.

@@ -251,3 +251,25 @@ def test_awaits_kept_beside_a_snapshot_say_what_a_fold_from_the_start_says(
 def store_rows(store: EventStore) -> list[tuple[str]]:
     with store.engine.connect() as conn:
         return [(str(p),) for p in conn.execute(select(snapshots.c.projection)).scalars()]
+
+
+def test_a_revocation_after_another_writers_appends_leaves_the_cache_true(target: str) -> None:
+    """Two processes on one log (two services, or a service and the CLI): one revokes a
+    token after the other appended. Its cached state, older than those appends, is not moved
+    on past them (it was: a running session vanished from that service's table)."""
+    from tablelog.commands import access
+
+    here, there = open_store(target), open_store(target)
+    try:
+        create_campaign(here, "t", ruleset="improv")
+        for player, name in (("bob", "Kit"), ("sue", "Jason")):
+            access.invite(here, "t", player)
+            execute(here, "t", c.CreateCharacter(player=player, character=name, talents=[]))
+        cached(here)  # `here` has the table as it stands now
+        execute(there, "t", c.StartSession())  # the other process appends
+        assert access.revoke(here, "t", "bob") == 1
+        assert cached(here) == fresh_fold(here)
+        execute(here, "t", c.StartScene())  # the session `there` started runs here too
+    finally:
+        here.close()
+        there.close()

@@ -23,6 +23,7 @@ START_TIMEOUT_S = 30.0
 MANY_CAMPAIGNS = ("--campaign-limit", "100000")
 _ADMIN_LINE = re.compile(r"^admin token \(.*\): (\S+)$", re.MULTILINE)
 _ADMIN_TOKENS: dict[str, str] = {}  # url -> the admin token its service printed
+_PROCESSES: dict[str, subprocess.Popen[bytes]] = {}  # url -> its running service
 
 
 def free_port() -> int:
@@ -74,8 +75,10 @@ def running_service(
         printed = _ADMIN_LINE.search(Path(log.name).read_text(encoding="utf-8"))
         if printed is not None:
             _ADMIN_TOKENS[url] = printed.group(1)
+        _PROCESSES[url] = process
         yield url
     finally:
+        _PROCESSES.pop(url, None)
         process.terminate()
         try:
             process.wait(timeout=10)
@@ -84,6 +87,11 @@ def running_service(
             process.wait(timeout=10)
         log.close()
         _ADMIN_TOKENS.pop(url, None)
+
+
+def process_of(url: str) -> subprocess.Popen[bytes]:
+    """The process of the running service at `url` (a test that kills it outright)."""
+    return _PROCESSES[url.rstrip("/")]
 
 
 def admin_token(url: str) -> str:
