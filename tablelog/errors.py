@@ -70,6 +70,20 @@ class StorageError(TablelogError):
     code = "storage"
 
 
+# What a client of the service (HTTP, the page, Discord) is told when the database fails: the
+# error's own sentence names the database (host, user, name), which is the operator's
+# business and goes to the service's log instead.
+DATABASE_FAILED = (
+    "the service's database failed or cannot be reached; try again in a moment (the "
+    "service's log says why)"
+)
+
+
+def for_clients(exc: TablelogError) -> str:
+    """The sentence a remote client gets for `exc`."""
+    return DATABASE_FAILED if isinstance(exc, StorageError) else exc.message
+
+
 class SchemaMismatch(StorageError):
     """The database schema is not the revision this tablelog expects."""
 

@@ -335,11 +335,26 @@ def _run(app: Litestar, **options: Any) -> None:
             watches.close()
             await super().shutdown(sockets=sockets)
 
+    _more_open_files()
     server = Server(uvicorn.Config(app, **options))
     with contextlib.suppress(KeyboardInterrupt):  # as uvicorn.run does
         server.run()
     if not server.started:  # it said why (the port is taken): exit as uvicorn.run would
         raise SystemExit(STARTUP_FAILURE)
+
+
+def _more_open_files() -> None:
+    """Every live feed holds a connection, a file: the soft limit (often 1,024) would refuse
+    connections near a thousand feeds although the hard limit allows far more. Raise it to
+    the hard limit, as servers do; `--feeds-per-address` and `--feeds-per-token` keep one
+    client from taking them all."""
+    with contextlib.suppress(ImportError, ValueError, OSError):  # not on this system
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 65_536)
+        if soft != resource.RLIM_INFINITY and soft < wanted:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
 def _announce_admin(store: EventStore, open_signup: bool) -> None:

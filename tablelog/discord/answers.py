@@ -14,7 +14,7 @@ from tablelog.commands.database import EventStore
 from tablelog.commands.discord_links import caller_of, channel_campaign, redeem
 from tablelog.discord import acting, complete, reads
 from tablelog.discord.reply import AUTOCOMPLETE, PONG, Reply, refused, told
-from tablelog.errors import TablelogError
+from tablelog.errors import StorageError, TablelogError, for_clients
 
 PING, COMMAND, COMPONENT, COMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
 _log = logging.getLogger(__name__)
@@ -73,7 +73,9 @@ def answer(store: EventStore, interaction: dict[str, Any], *, bot_notices: bool 
     except TablelogError as exc:
         if kind == COMPLETE:
             return Reply({"type": AUTOCOMPLETE, "data": {"choices": []}})
-        return refused(exc.message)
+        if isinstance(exc, StorageError):
+            _log.error("a Discord interaction: the database failed: %s", exc.message)
+        return refused(for_clients(exc))
     finally:
         acting.pings.reset(token)
 

@@ -46,7 +46,14 @@ from tablelog.commands.campaigns import list_campaigns, plan_campaign, start_cam
 from tablelog.commands.notices import page_link
 from tablelog.commands.option_fields import OptionGroup, changed_options, core_group, ruleset_groups
 from tablelog.commands.ruleset_list import found_rulesets
-from tablelog.errors import Forbidden, InvalidInput, StorageError, TablelogError, Unauthenticated
+from tablelog.errors import (
+    Forbidden,
+    InvalidInput,
+    StorageError,
+    TablelogError,
+    Unauthenticated,
+    for_clients,
+)
 from tablelog.http.context import (
     CSRF_HEADER,
     client_address,
@@ -289,7 +296,7 @@ def _create(request: AnyRequest, form: dict[str, str]) -> Response[str]:
         )
         created = start_campaign(store_of(state), plan, link=True)
     except TablelogError as exc:
-        sentence = f"{exc.code}: {exc.message}"
+        sentence = f"{exc.code}: {for_clients(exc)}"
         return _page(request, token, values=form, error=sentence, status=status_of(exc))
     quota.created(address)
     link = f"{page_link(_origin(request), created.campaign)}#token={created.token}"
@@ -310,7 +317,7 @@ def _gm_link(request: AnyRequest, campaign: str, form: dict[str, str]) -> Respon
     try:
         given = new_gm_link(store_of(request.app.state), name)
     except TablelogError as exc:
-        sentence = f"{exc.code}: {exc.message}"
+        sentence = f"{exc.code}: {for_clients(exc)}"
         return _page(request, token, error=sentence, status=status_of(exc))
     link = f"{page_link(_origin(request), name)}#token={given.token}"
     made = Made(campaign=name, gm=given.player, link=link, created=False, reissued=given.revoked)

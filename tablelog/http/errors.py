@@ -18,6 +18,7 @@ from tablelog.errors import (
     TooManyFailures,
     TooManyFeeds,
     Unauthenticated,
+    for_clients,
 )
 
 _LOG = logging.getLogger("tablelog.http")
@@ -48,6 +49,9 @@ def body(code: str, message: str, **extra: object) -> dict[str, object]:
 
 
 def domain_error(_request: Request[Any, Any, Any], exc: TablelogError) -> Response[object]:
+    if isinstance(exc, StorageError):
+        _LOG.error("the database failed: %s", exc.message)
+        return Response(body(exc.code, for_clients(exc)), status_code=503)
     extra: dict[str, object] = {}
     if isinstance(exc, ConcurrencyConflict):
         extra = {"expected": exc.expected, "actual": exc.actual}

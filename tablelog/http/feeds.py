@@ -12,9 +12,10 @@ stops (the stream is closed), or the response was dropped before it ever started
 that left at once: its generator never ran, so a finalizer gives the slot back).
 
 Several services on one database count together (`bind`): each open feed is a row of the
-database, leased by its service, which renews its leases while it runs (every `RENEW_S`, one
-statement however many feeds it holds) and drops its rows when it stops; a service killed
-outright stops holding its feeds' places when their lease runs out (commands/shared_limits.py).
+database, held by its service while that service's lease runs; the service renews it while
+it holds feeds (every `RENEW_S`, one row however many feeds it holds) and drops its rows
+when it stops; a service killed outright stops holding its feeds' places when its lease runs
+out (commands/shared_limits.py).
 A token's ninth feed is refused whichever services hold the other eight. Without a database
 bound (the unit tests), the counts live in the service's memory.
 """

@@ -1,12 +1,13 @@
 """What several services on one database count together (revision 0013): hits against a
 limit per subject (a client address) in a sliding window, and the live feeds open now, each
-leased by the service that holds it."""
+held by a service while that service's lease runs."""
 
 from __future__ import annotations
 
 from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.engine import Connection
 
-from tablelog.storage.schema import limit_hits, open_feeds
+from tablelog.storage.schema import feed_leases, limit_hits, open_feeds
 from tablelog.storage.store import EventStore
 
 
@@ -38,22 +39,31 @@ def add_hit(store: EventStore, kind: str, subject: str, at: int, forget_before: 
 def open_feed(
     store: EventStore, feed: str, service: str, token: str, address: str, now: int, lease: int
 ) -> tuple[int, int]:
-    """Count feed `feed` of `token` from `address` as open (held by `service` until `now +
-    lease`) and say how many live feeds `token` and `address` now hold, this one included."""
+    """Count feed `feed` of `token` from `address` as open, held by `service` (whose lease
+    runs until `now + lease`), and say how many live feeds `token` and `address` now hold,
+    this one included: those of services whose lease runs."""
     with store.service_rows() as conn:
+        _hold_lease(conn, service, now + lease)
         conn.execute(
-            insert(open_feeds).values(
-                id=feed, service=service, token_hash=token, address=address, lease_until=now + lease
-            )
+            insert(open_feeds).values(id=feed, service=service, token_hash=token, address=address)
         )
-        live = open_feeds.c.lease_until > now
+        held = select(feed_leases.c.service).where(feed_leases.c.lease_until > now)
+        counted = open_feeds.c.service.in_(held)
         by_token = conn.execute(
-            select(func.count()).where(open_feeds.c.token_hash == token, live)
+            select(func.count()).where(open_feeds.c.token_hash == token, counted)
         ).scalar_one()
         by_address = conn.execute(
-            select(func.count()).where(open_feeds.c.address == address, live)
+            select(func.count()).where(open_feeds.c.address == address, counted)
         ).scalar_one()
         return int(by_token), int(by_address)
+
+
+def _hold_lease(conn: Connection, service: str, until: int) -> None:
+    moved = conn.execute(
+        update(feed_leases).where(feed_leases.c.service == service).values(lease_until=until)
+    )
+    if not moved.rowcount:
+        conn.execute(insert(feed_leases).values(service=service, lease_until=until))
 
 
 def close_feeds(store: EventStore, feeds: list[str]) -> None:
@@ -62,17 +72,16 @@ def close_feeds(store: EventStore, feeds: list[str]) -> None:
 
 
 def renew_feeds(store: EventStore, service: str, now: int, lease: int) -> None:
-    """Extend the leases of `service`'s feeds, and forget every feed whose lease ran out
-    (its service died without closing it)."""
+    """Extend `service`'s lease (one row, however many feeds it holds), and forget the feeds
+    and leases of services whose lease ran out (they died without closing them)."""
     with store.service_rows() as conn:
-        conn.execute(
-            update(open_feeds)
-            .where(open_feeds.c.service == service)
-            .values(lease_until=now + lease)
-        )
-        conn.execute(delete(open_feeds).where(open_feeds.c.lease_until <= now))
+        _hold_lease(conn, service, now + lease)
+        gone = select(feed_leases.c.service).where(feed_leases.c.lease_until <= now)
+        conn.execute(delete(open_feeds).where(open_feeds.c.service.in_(gone)))
+        conn.execute(delete(feed_leases).where(feed_leases.c.lease_until <= now))
 
 
 def close_service_feeds(store: EventStore, service: str) -> None:
     with store.service_rows() as conn:
         conn.execute(delete(open_feeds).where(open_feeds.c.service == service))
+        conn.execute(delete(feed_leases).where(feed_leases.c.service == service))

@@ -279,9 +279,9 @@ limit_hits = Table(
     Index(None, "kind", "subject", "at"),
 )
 
-# ... and the live feeds open now, per token digest and address, each held by one service
-# until `lease_until`: a service renews its own feeds' leases while it runs, so the feeds of
-# a service that died stop counting within a lease (http/feeds.py).
+# ... and the live feeds open now, per token digest and address, each held by one service,
+# which holds a lease (`feed_leases`, one row per service) and renews it while it runs: the
+# feeds of a service that died stop counting when its lease runs out (http/feeds.py).
 open_feeds = Table(
     "open_feeds",
     metadata,
@@ -289,8 +289,13 @@ open_feeds = Table(
     Column("service", String(32), nullable=False),
     Column("token_hash", String(64), nullable=False),
     Column("address", String(64), nullable=False),
-    Column("lease_until", BigInteger, nullable=False),
     Index(None, "token_hash"),
     Index(None, "address"),
     Index(None, "service"),
+)
+feed_leases = Table(
+    "feed_leases",
+    metadata,
+    Column("service", String(32), primary_key=True),
+    Column("lease_until", BigInteger, nullable=False),
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 from tests.conftest import pg_base_url
@@ -74,6 +75,31 @@ def test_the_postgresql_benchmark_runs() -> None:
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert "tablelog, 8 campaigns" in done.stdout
+
+
+def test_the_scale_benchmark_runs() -> None:
+    """Services on one PostgreSQL database (a database of the bench's own, dropped at the
+    end): throughput as services are added, idle feeds, appends reaching their watchers."""
+    url = pg_base_url()
+    database = f"bench_scale_{uuid.uuid4().hex[:12]}"
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "bench" / "scale.py"),
+            "--smoke",
+            "--url",
+            url,
+            "--database",
+            database,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    for heading in ("## Throughput", "## Idle watching", "## Under appends"):
+        assert heading in done.stdout, done.stdout
 
 
 def test_the_page_benchmark_runs() -> None:

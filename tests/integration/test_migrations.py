@@ -39,6 +39,7 @@ TABLES = {
     "snapshots",
     "limit_hits",
     "open_feeds",
+    "feed_leases",
 }
 
 

@@ -69,8 +69,13 @@ def upgrade() -> None:
         sa.Column("service", sa.String(32), nullable=False),
         sa.Column("token_hash", sa.String(64), nullable=False),
         sa.Column("address", sa.String(64), nullable=False),
-        sa.Column("lease_until", sa.BigInteger(), nullable=False),
         sa.PrimaryKeyConstraint("id", name="pk_open_feeds"),
+    )
+    op.create_table(
+        "feed_leases",
+        sa.Column("service", sa.String(32), nullable=False),
+        sa.Column("lease_until", sa.BigInteger(), nullable=False),
+        sa.PrimaryKeyConstraint("service", name="pk_feed_leases"),
     )
     op.create_index("ix_open_feeds_token_hash", "open_feeds", ["token_hash"])
     op.create_index("ix_open_feeds_address", "open_feeds", ["address"])
@@ -82,6 +87,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     if op.get_bind().dialect.name == "postgresql":
         op.execute(_DROP)
+    op.drop_table("feed_leases")
     op.drop_index("ix_open_feeds_service", table_name="open_feeds")
     op.drop_index("ix_open_feeds_address", table_name="open_feeds")
     op.drop_index("ix_open_feeds_token_hash", table_name="open_feeds")
