@@ -4,7 +4,9 @@ held by a service while that service's lease runs."""
 
 from __future__ import annotations
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import delete, func, insert, select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
 
 from tablelog.storage.schema import feed_leases, limit_hits, open_feeds
@@ -59,11 +61,14 @@ def open_feed(
 
 
 def _hold_lease(conn: Connection, service: str, until: int) -> None:
-    moved = conn.execute(
-        update(feed_leases).where(feed_leases.c.service == service).values(lease_until=until)
+    """Insert or move `service`'s lease: an upsert, since two of its feeds may open at once."""
+    upsert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
+    statement = upsert(feed_leases).values(service=service, lease_until=until)
+    conn.execute(
+        statement.on_conflict_do_update(
+            index_elements=[feed_leases.c.service], set_={"lease_until": until}
+        )
     )
-    if not moved.rowcount:
-        conn.execute(insert(feed_leases).values(service=service, lease_until=until))
 
 
 def close_feeds(store: EventStore, feeds: list[str]) -> None:
