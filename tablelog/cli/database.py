@@ -43,4 +43,6 @@ def current(ctx: typer.Context, json: JsonOption = False) -> None:
         )
         return
     state = "up to date" if result.is_current else "needs `tablelog db upgrade`"
+    if result.is_newer:
+        state = "written by a newer tablelog: upgrade tablelog itself"
     say(f"{result.revision or 'none (empty database)'} ({state}; head {result.head})")

@@ -102,6 +102,10 @@ def _source(target: str | EventStore) -> Path:
     return path
 
 
+# The files SQLite keeps beside a database while it is used.
+_COMPANIONS = ("-wal", "-shm", "-journal")
+
+
 def _destination(destination: Path, source: Path, force: bool) -> Path:
     """`destination`, once it is known to be a file that may be written."""
     destination = destination.expanduser()
@@ -115,6 +119,13 @@ def _destination(destination: Path, source: Path, force: bool) -> Path:
         raise InvalidInput(
             f"{destination} is a directory; name the backup file (e.g. {destination}/tablelog.db)",
             code="backup-is-directory",
+        )
+    companions = {source.absolute().with_name(source.name + end) for end in _COMPANIONS}
+    if destination.absolute() in companions:
+        raise InvalidInput(
+            f"{destination} is a file of the database being backed up (its write-ahead log "
+            "or lock file); choose another file",
+            code="backup-same-file",
         )
     if destination.exists() or destination.is_symlink():
         if source.exists() and destination.exists() and destination.samefile(source):

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 import msgspec
 
 from tablelog import rulesets
-from tablelog.errors import NotFound
+from tablelog.errors import NotFound, SchemaMismatch
 from tablelog.migrations import HEAD
 from tablelog.rules.names import campaign_name
 from tablelog.storage import DEFAULT_TARGET, EventStore, open_store
@@ -35,6 +35,11 @@ class Revision(msgspec.Struct, frozen=True, kw_only=True):
     def is_current(self) -> bool:
         return self.revision == self.head
 
+    @property
+    def is_newer(self) -> bool:
+        """Written by a newer tablelog: a revision this one does not know."""
+        return self.revision is not None and self.revision not in _migrate.known_revisions()
+
 
 @contextmanager
 def opened(
@@ -56,6 +61,15 @@ def opened(
 def upgrade(target: str | EventStore) -> Revision:
     """Migrate the database at `target` to this tablelog's newest revision."""
     with opened(target, create=True, check_schema=False) as store:
+        found = Revision(
+            database=store.label, revision=_migrate.current_revision(store.engine), head=HEAD
+        )
+        if found.is_newer:
+            raise SchemaMismatch(
+                f"{store.label} is at schema revision {found.revision}, which this tablelog "
+                f"(newest {HEAD}) does not know; it was written by a newer tablelog: upgrade "
+                "tablelog itself, not the database"
+            )
         reached = _migrate.upgrade(store.engine)
         return Revision(database=store.label, revision=reached, head=HEAD)
 

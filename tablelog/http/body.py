@@ -56,6 +56,10 @@ class JsonRequest(Request[Any, Any, Any]):
             raise _too_deep() from None
         except SerializationException as exc:
             raise InvalidInput(f"the request body is not JSON ({exc})", code="bad-json") from None
+        except UnicodeDecodeError:  # msgspec's decoder lets this one through as it is
+            raise InvalidInput(
+                "the request body is not JSON (it is not valid UTF-8 text)", code="bad-json"
+            ) from None
         # A body with fewer brackets than the limit cannot nest deeper: no walk for those.
         if body.count(b"[") + body.count(b"{") > MAX_DEPTH and depth(value, MAX_DEPTH) > MAX_DEPTH:
             raise _too_deep()

@@ -131,6 +131,10 @@ async def _feed(
                     )
                     return
                 upto = watch.head
+                if 0 <= upto < seen:
+                    # The client saw more than the log holds (a backup restored, or a seq
+                    # made up): it follows from the head, and `alive` says the real one.
+                    seen = upto
                 if upto > seen:
                     items = await _items(watches.shared, store, caller, seen, upto)
                     for item in items:

@@ -146,6 +146,10 @@ class _Writers:
 
     def give_back(self, conn: Connection) -> None:
         if self._closed or conn.invalidated or conn.closed or conn.in_transaction():
+            if conn.invalidated:
+                # The server dropped it (a restart, a proxy's timeout): the idle ones went
+                # with it, and each would fail one more command before being closed.
+                self.drop_idle()
             conn.close()
         else:
             self._idle.put(conn)

@@ -109,16 +109,21 @@ class Pair:
 
 @contextmanager
 def two_services(*options: str) -> Iterator[Pair]:
-    """Services A and B on one new schema, in one directory (so they share the service's
-    signing and webhook keys, as every service of a host must: README, Hosting)."""
+    """Services A and B on one new schema, as two machines would run them: each its own
+    configuration directory, one key file given to both (README, Hosting)."""
     with ExitStack() as stack:
         db = stack.enter_context(fresh_schema())
         cwd = Path(stack.enter_context(_tmp()))
         ok(run(cwd, "--db", db, "db", "upgrade"))
-        env = {"XDG_CONFIG_HOME": str(cwd / "config")}
-        a = stack.enter_context(running_service(db, cwd, *options, env=env))
+        # As README's Hosting says: every service names the same key file (and finds the
+        # webhook key beside it), whatever its own configuration directory holds.
+        key = ("--key-file", str(cwd / "keys" / "service.key"))
+        (cwd / "keys").mkdir()
+        a_env = {"XDG_CONFIG_HOME": str(cwd / "config-a")}
+        a = stack.enter_context(running_service(db, cwd, *options, *key, env=a_env))
         keys = admin(a)  # printed by the first service only
-        b = stack.enter_context(running_service(db, cwd, *options, env=env))
+        b_env = {"XDG_CONFIG_HOME": str(cwd / "config-b")}
+        b = stack.enter_context(running_service(db, cwd, *options, *key, env=b_env))
         yield Pair(db, cwd, a, b, keys)
 
 
@@ -403,6 +408,10 @@ def test_the_webhooks_sender_posts_each_once_across_both(pair: Pair) -> None:
         posts = receiver.wait_for(4)
         time.sleep(1.0)  # a second sender that would post again has had its chance
         bodies = [p.body for p in receiver.accepted]
+    # The webhook's URL was sealed by A and opened by whichever sender took each post: the
+    # key lies beside the one given, not in a service's own directory.
+    assert (pair.cwd / "keys" / "service.key.webhook-key").is_file()
+    assert not (pair.cwd / "config-a").exists() or not any((pair.cwd / "config-a").rglob("*key*"))
     # One post per session's end (the trigger), whichever service's sender took it.
     seqs = [json.loads(body)["seq"] for body in bodies]
     assert len(posts) == 4, seqs

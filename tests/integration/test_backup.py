@@ -342,3 +342,15 @@ def test_the_live_file_itself_is_refused_even_with_force(tmp_path: Path) -> None
     assert "being backed up" in sentence
     assert (tmp_path / "tablelog.db").read_bytes() == before
     assert _listing(tmp_path) == ["tablelog.db"]
+
+
+def test_a_file_beside_the_live_one_is_refused_even_with_force(tmp_path: Path) -> None:
+    """Its write-ahead log, its shared-memory file, its journal: a copy there would wreck the
+    live database (found by a host's trial)."""
+    create(tmp_path, "probe")
+    before = _listing(tmp_path)
+    for companion in ("tablelog.db-wal", "tablelog.db-shm", "tablelog.db-journal"):
+        # $ tablelog backup tablelog.db-wal --force
+        sentence = refused(run(tmp_path, "backup", companion, "--force"))
+        assert "being backed up" in sentence, companion
+        assert _listing(tmp_path) == before

@@ -314,3 +314,24 @@ def test_the_admin_token_of_revision_0009_stays_a_bearer_token(tmp_path: Path) -
             assert live_service_tokens(conn, "admin") == 1
     finally:
         store.close()
+
+
+def test_a_database_of_a_newer_tablelog_is_said_so_and_never_upgraded(tmp_path: Path) -> None:
+    """`db current` and `db upgrade` on a database a newer tablelog wrote: the advice is to
+    upgrade tablelog, and the upgrade refuses in one sentence (it was a CommandError)."""
+    import sqlite3
+
+    from tests.e2e.transcript import ok, refused, run
+
+    ok(run(tmp_path, "campaign", "create", "probe", "--ruleset", "improv"))
+    with sqlite3.connect(tmp_path / "tablelog.db") as conn:
+        conn.execute("UPDATE alembic_version SET version_num = '9999'")
+    said = ok(run(tmp_path, "db", "current"))
+    assert "9999" in said
+    assert "newer tablelog" in said
+    assert "db upgrade" not in said
+    sentence = refused(run(tmp_path, "db", "upgrade"))
+    assert "newer tablelog" in sentence
+    assert "9999" in sentence
+    with sqlite3.connect(tmp_path / "tablelog.db") as conn:
+        assert conn.execute("SELECT version_num FROM alembic_version").fetchall() == [("9999",)]

@@ -92,6 +92,13 @@ def test_the_token_is_checked_before_the_body(tmp_path: Path) -> None:
             assert (mine.status_code, mine.json()["code"]) == (422, "bad-json")
             broken = http.post(WHATIF, content=b'{"at": ', headers={**json_body, **bearer(gm)})
             assert (broken.status_code, broken.json()["code"]) == (422, "bad-json")
+            # Bytes that are not UTF-8 text are not JSON either (it was a 500).
+            garbled = b'{"title": "a\xff\xfeb"}'
+            bad = http.post(
+                "/campaigns/heist/scenes", content=garbled, headers={**json_body, **bearer(gm)}
+            )
+            assert (bad.status_code, bad.json()["code"]) == (422, "bad-json"), bad.text
+            assert "UTF-8" in bad.json()["message"]
             # Without a token: told so, and it costs nothing.
             for _ in range(5):
                 nobody = http.post(WHATIF, content=DEEP, headers=json_body)
@@ -126,5 +133,19 @@ def test_a_last_event_id_that_is_not_a_seq_is_refused(tmp_path: Path) -> None:
             assert feed.status_code == 200
             first = next(line for line in feed.iter_lines() if line.startswith("id:"))
         assert first == "id: 1"
+        # A seq past the head (a backup restored under the client, or made up): the feed
+        # follows from the head, and says the head when it says it is alive.
+        head = len(http.get("/campaigns/heist/log", headers=bearer(gm)).json())
+        for number, past in enumerate((str(head + 1000), "9" * 19)):
+            ahead = {**bearer(gm), "Last-Event-ID": past}
+            with http.stream("GET", "/campaigns/heist/events", headers=ahead, timeout=10) as feed:
+                assert feed.status_code == 200
+                joined = http.post(
+                    f"/campaigns/heist/players/p{number}/tokens", json={}, headers=bearer(gm)
+                )
+                assert joined.status_code == 201, joined.text  # a player joins: one event
+                seen = next(line for line in feed.iter_lines() if line.startswith("id:"))
+            assert seen == f"id: {head + 1}", past
+            head += 1
     logs = "".join(path.read_text() for path in tmp_path.glob("serve-*.log"))
     assert "Traceback" not in logs

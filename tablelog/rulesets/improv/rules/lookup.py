@@ -9,6 +9,7 @@ import unicodedata
 
 from tablelog.errors import InvalidInput, NotFound, RuleViolation
 from tablelog.rules.names import player_name
+from tablelog.rules.text import CONTROL
 from tablelog.rulesets.improv.rules.state import (
     GM,
     Character,
@@ -34,7 +35,7 @@ def text_of(value: str, what: str) -> str:
         raise InvalidInput(
             f"{what} is not valid text (check the terminal's encoding)", code="bad-text"
         ) from None
-    if any((ord(ch) < 32 and ch not in "\n\t") or ord(ch) == 127 for ch in stripped):
+    if CONTROL.search(stripped):
         raise InvalidInput(f"{what} contains control characters", code="bad-text")
     if not stripped:
         raise InvalidInput(f"{what} must not be empty", code="empty-text")
