@@ -122,7 +122,8 @@ class _Group(TyperGroup):
             from tablelog.cli.rulesets import with_show
 
             rest = ctx.meta.get(_REST, [])
-            sub = with_show(module.app, cmd_name)
+            # A ruleset's commands get the generic `show`; a core group (`db`) does not.
+            sub = module.app if cmd_name in _MODULES else with_show(module.app, cmd_name)
             holder.add_typer(_only(sub, rest[0] if rest else None), name=cmd_name)
         loaded = typer.main.get_command(holder)
         flow_tree(loaded)

@@ -79,3 +79,13 @@ def test_help_paragraphs_flow_at_any_width(path: tuple[str, ...]) -> None:
         assert "Example" in result.output, width
         # No option name, type or default cut short with an ellipsis: folded instead.
         assert "…" not in result.output, (width, result.output)
+
+
+
+def test_a_core_group_has_no_rulesets_show() -> None:
+    """`tablelog db` is a core group: it was given the rulesets' `show` (found by a host's
+    trial: `tablelog db show c1` said the campaign does not play db)."""
+    result = CliRunner().invoke(app, ["db", "--help"], terminal_width=100)
+    assert result.exit_code == 0, result.output
+    assert "upgrade" in result.output
+    assert " show " not in result.output
