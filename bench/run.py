@@ -2,6 +2,7 @@
 
     python bench/run.py                       # the full run: 1,000,000 events (a few minutes)
     python bench/run.py --events 20000 --append-events 5000 --commands 200   # a smoke run
+    python bench/run.py --only verify --events 300000       # some workloads only
 
 On the same generated Improv play (bench/generate.py, exported as JSON Lines) it times:
 - bulk append: `tablelog import` of the export (hash chain checked and recomputed, as the CLI
@@ -13,7 +14,8 @@ On the same generated Improv play (bench/generate.py, exported as JSON Lines) it
 - rebuild: folding every stored event into the Improv projections, streamed, with peak memory,
   against the read+decode floors of raw sqlite3 and SQLAlchemy on the very same file and
   eventsourcing's reconstruction;
-- `verify` over every event.
+- `verify` over every event, as the CLI runs it (worker processes for a log this size) and in
+  one process, one after the other.
 Results go to stdout and, with --out, to a Markdown file with the date, machine and versions.
 Rates are only compared within one run: the machines these run on are shared and noisy.
 """
@@ -209,14 +211,31 @@ def tablelog_rebuild(db: Path, total: int) -> Result:
         store.close()
 
 
-def tablelog_verify(db: Path, total: int) -> Result:
+def tablelog_verify(db: Path, total: int) -> list[Result]:
+    """`verify` as `tablelog verify` runs it (worker processes for a log this size), and in
+    this process alone: their ratio is what the workers bring in this run."""
     store = open_store(str(db))
     try:
-        # As `tablelog verify` runs it: worker processes for a log this size.
-        result = timed("tablelog verify", total, lambda: verify_log(store, workers=None))
+        # Untimed: the event modules imported and their decoders built, as the workloads
+        # before it leave them in a full run.
+        verify_log(store, campaign=store.campaigns()[-1].name)
+        return [
+            timed("tablelog verify", total, lambda: verify_log(store, workers=None)),
+            timed("tablelog verify (one process)", total, lambda: verify_log(store, workers=1)),
+        ]
     finally:
         store.close()
-    return result
+
+
+WORKLOADS = ("import", "commands", "rebuild", "verify")
+
+
+def workloads(text: str) -> set[str]:
+    chosen = {name.strip() for name in text.split(",") if name.strip()}
+    unknown = chosen - set(WORKLOADS)
+    if unknown or not chosen:
+        raise argparse.ArgumentTypeError(f"choose among {', '.join(WORKLOADS)}")
+    return chosen
 
 
 def machine() -> list[str]:
@@ -249,42 +268,59 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="rounds of the bulk appends")
     parser.add_argument("--scratch", type=Path, default=None)
     parser.add_argument("--out", type=Path, default=None, help="write the results here (.md)")
+    parser.add_argument(
+        "--only",
+        type=workloads,
+        default=set(WORKLOADS),
+        help=f"some of {','.join(WORKLOADS)} (comma-separated; default: all)",
+    )
     args = parser.parse_args(argv)
+    only: set[str] = args.only
     scratch = args.scratch or Path(tempfile.mkdtemp(prefix="tablelog-bench-"))
     scratch.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
+    rounds: list[list[Result]] = []
+    results: list[Result] = []
     try:
         db, total = build(scratch, args.events, args.per_campaign)
         print(f"generated {total} events in {time.perf_counter() - started:.0f} s", file=sys.stderr)
-        jsonl = scratch / "append.jsonl"
-        appended = export_all(db, jsonl, args.append_events)
-        rows = load_rows(jsonl)
-        rounds = [bulk_appends(jsonl, rows, scratch, appended) for _ in range(args.rounds)]
-        worker_mb = worker_peak_mb(jsonl)
-        results = [
-            *medians(rounds),
-            tablelog_commands(db, scratch, args.commands),
-            peers.eventsourcing_peer.get_decide_save(scratch, args.commands, rows=rows),
-            tablelog_rebuild(db, total),
-            peers.raw_sqlite.read_decode(db),
-            peers.sqlalchemy_msgspec.read_decode(db),
-            peers.eventsourcing_peer.reconstruct(
-                scratch, min(total, args.append_events), rows=rows
-            ),
-            tablelog_verify(db, total),
-        ]
+        if only - {"verify"}:
+            jsonl = scratch / "append.jsonl"
+            appended = export_all(db, jsonl, args.append_events)
+            rows = load_rows(jsonl)
+        if "import" in only:
+            rounds = [bulk_appends(jsonl, rows, scratch, appended) for _ in range(args.rounds)]
+            worker_mb = worker_peak_mb(jsonl)
+            results.extend(medians(rounds))
+        if "commands" in only:
+            results.append(tablelog_commands(db, scratch, args.commands))
+            results.append(
+                peers.eventsourcing_peer.get_decide_save(scratch, args.commands, rows=rows)
+            )
+        if "rebuild" in only:
+            results.extend(
+                [
+                    tablelog_rebuild(db, total),
+                    peers.raw_sqlite.read_decode(db),
+                    peers.sqlalchemy_msgspec.read_decode(db),
+                    peers.eventsourcing_peer.reconstruct(
+                        scratch, min(total, args.append_events), rows=rows
+                    ),
+                ]
+            )
+        if "verify" in only:
+            verified = tablelog_verify(db, total)
+            results.extend(verified)
     finally:
         if args.scratch is None:
             shutil.rmtree(scratch, ignore_errors=True)
-    lines = [
-        *machine(),
-        "",
-        "```",
-        peers.format_table(results),
-        "",
-        *round_ratios(rounds, worker_mb),
-        "```",
-    ]
+    lines = [*machine(), "", "```", peers.format_table(results), ""]
+    if rounds:
+        lines.extend(round_ratios(rounds, worker_mb))
+    if "verify" in only:
+        gain = verified[0].rate / verified[1].rate
+        lines.append(f"verify / verify in one process: {gain:.2f}")
+    lines.append("```")
     text = "\n".join(lines)
     print(text)
     if args.out is not None:

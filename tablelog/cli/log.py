@@ -76,8 +76,8 @@ def verify_command(
             "--workers",
             min=1,
             max=64,
-            help="Processes that check campaigns side by side (default: the CPUs, for a log "
-            "of 500,000 events or more; 1: this process only).",
+            help="Processes that check campaigns side by side (default: the CPUs, for a SQLite "
+            "log of 50,000 events or more, a server's of 500,000; 1: this process only).",
         ),
     ] = None,
     checkpoint: Annotated[

@@ -59,7 +59,12 @@ def backup(
     nothing written, for a server, a missing directory, or a destination that exists
     (unless `force`). A copy that fails verification is removed: `ok` is then False."""
     source = _source(target)
-    destination = _destination(destination, source, force)
+    try:
+        destination = _destination(destination, source, force)
+    except OSError as exc:  # a name too long, a folder not readable: said, not a traceback
+        raise InvalidInput(
+            f"cannot write the backup there: {exc.strerror or exc}", code="backup-bad-file"
+        ) from None
     with opened(target, check_schema=False) as store:
         partial = partial_beside(destination)
         try:

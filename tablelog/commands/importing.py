@@ -20,8 +20,8 @@ import msgspec
 from tablelog.commands.access import new_token
 from tablelog.commands.database import opened
 from tablelog.commands.import_check import (
-    Batch,
     Begun,
+    Loading,
     Refused,
     checked_batches,
     read_message,
@@ -135,7 +135,7 @@ def _load(store: EventStore, path: Path, progress: Progress, *, in_worker: bool)
     return imported
 
 
-def _from_worker(path: Path) -> Generator[Batch]:
+def _from_worker(path: Path) -> Generator[Loading]:
     """The batches of `checked_batches`, from a worker process checking the file at `path`
     (`python -m tablelog.commands.import_check PATH`: a fresh interpreter that imports only
     the check, never the caller's main module as a multiprocessing worker would)."""
@@ -170,9 +170,10 @@ def _from_worker(path: Path) -> Generator[Batch]:
         process.wait()
 
 
-def _checked_here(path: Path) -> Generator[Batch]:
+def _checked_here(path: Path) -> Generator[Loading]:
     with _open(path) as handle:
-        yield from checked_batches(handle)
+        for batch in checked_batches(handle):
+            yield Loading.of(batch)
 
 
 def _open(path: Path) -> IO[bytes]:

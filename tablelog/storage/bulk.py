@@ -10,6 +10,7 @@ leaves the database as it was.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import cast
 
 from sqlalchemy.engine import Connection
 
@@ -23,6 +24,10 @@ from tablelog.storage.transaction import (
     move_head,
 )
 
+Loaded = tuple[str, int, str, str, int, str, int, bytearray, bytearray, bytearray]
+"""An EventRow whose bytes are bytearrays, as an import reads them (commands/import_check.py):
+CPython's sqlite3 binds a bytearray at once, and first offers a bytes value to its adapters."""
+
 
 class BulkLoad:
     def __init__(self, connection: Connection, label: str) -> None:
@@ -34,10 +39,12 @@ class BulkLoad:
         (given `like`: see `insert_campaign`) when a campaign's name looks like it."""
         insert_campaign(self._conn, name, ruleset, like=like)
 
-    def insert(self, rows: Sequence[EventRow]) -> None:
+    def insert(self, rows: Sequence[EventRow] | Sequence[Loaded]) -> None:
         """Events of campaigns created in this load, each chained onto the one before."""
         try:
-            insert_rows(self._conn, rows)
+            # The rows go to the driver as they are, and it stores a bytearray as it stores
+            # bytes (a BLOB; bytea on PostgreSQL).
+            insert_rows(self._conn, cast("Sequence[EventRow]", rows))
         except self._conn.dialect.loaded_dbapi.IntegrityError:
             raise DuplicateEventId(
                 f"an event id of the file is already stored in {self._label}; nothing was imported"

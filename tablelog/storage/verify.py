@@ -19,28 +19,16 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql.elements import ColumnElement
 
 from tablelog.errors import DamagedDatabase, NotFound
-from tablelog.events.chain import GENESIS, chained_hash, event_hash
-from tablelog.events.codec import UndecodableEvent, decode, fast_decoder
+from tablelog.events.chain import GENESIS, event_hash
+from tablelog.events.codec import UndecodableEvent, decode
 from tablelog.events.core import CampaignCreated
 from tablelog.progress import SILENT, Progress
-from tablelog.storage.engine import translated
+from tablelog.storage.engine import driver_cursor, driver_sql, translated
 from tablelog.storage.schema import campaigns, events
-from tablelog.storage.store import EventStore, driver_rows
-from tablelog.storage.verify_workers import workers_for
+from tablelog.storage.store import EventStore
+from tablelog.storage.verify_worker import BATCH, ROWS_SQL, Fetch, Part, check_part
+from tablelog.storage.verify_workers import Pool, linked, parts_of, target_of, workers_for
 
-_BATCH = 5000
-_UNSEEN: Any = object()
-_FAST_COLUMNS = (
-    "seq",
-    "event_id",
-    "type",
-    "schema_version",
-    "actor",
-    "recorded_at",
-    "payload",
-    "prev_hash",
-    "hash",
-)
 _TEXT_COLUMNS = ("campaign_id", "event_id", "type", "actor")
 _INT_COLUMNS = ("seq", "schema_version", "recorded_at")
 _BYTES_COLUMNS = ("payload", "prev_hash", "hash")
@@ -93,6 +81,7 @@ class _Verifier:
 
     def run(self, head: tuple[int, bytes] | None, only: str | None) -> Report:
         label = self.store.label
+        pool: Pool | None = None
         try:
             with translated(f"cannot read {label}"), self._snapshot() as conn:
                 if not inspect(conn).has_table("campaigns"):
@@ -100,14 +89,17 @@ class _Verifier:
                 heads = list(self._heads(conn, only))
                 if only is not None and not heads:
                     raise NotFound(f"there is no campaign {only!r} in {label}")
-                self._orphans(conn, only)
                 total = sum(r["head_seq"] for r in heads if isinstance(r["head_seq"], int))
-                self.progress.start(total, "verifying")
                 workers = self.workers
                 if workers is None:
-                    workers = workers_for(len(heads), total)
+                    workers = workers_for(total, server=not self.store.is_sqlite)
                 if workers > 1:
-                    self._in_workers(conn, heads, workers)
+                    # Started now, they start while this process looks for orphans.
+                    pool = Pool(target_of(self.store), workers - 1)
+                self._orphans(conn, only)
+                self.progress.start(total, "verifying")
+                if pool is not None:
+                    self._in_workers(conn, heads, pool)
                 else:
                     for row in heads:
                         self._walk(conn, row)
@@ -120,6 +112,9 @@ class _Verifier:
             # storage errors (a server that is down) propagate: nothing was checked.
             seq = None if self.current is None else self.last_good + 1
             return self._report(Break(campaign=self.current, seq=seq, reason=exc.message))
+        finally:
+            if pool is not None:
+                pool.close()
         return self._report(None)
 
     def _walk(self, conn: Connection, row: dict[str, Any]) -> None:
@@ -131,35 +126,27 @@ class _Verifier:
         self.events += checked
         self.current = None
 
-    def _in_workers(self, conn: Connection, heads: list[dict[str, Any]], workers: int) -> None:
-        """Check the campaigns of `heads` in `workers` processes, this one included (and
-        alone, should the others not start)."""
-        from tablelog.storage.verify_workers import Checked, check_in_workers, failed
-
-        rows = {row["name"]: row for row in heads}
-
-        def check_here(name: str) -> Checked:
-            # A campaign's own result, as a worker reports it; the totals are added below.
-            campaigns, events = self.campaigns, self.events
-            try:
-                self._walk(conn, rows[name])
-                return Checked(events=self.events - events)
-            except _Found as found:
-                return Checked(events=0, first_bad=(found.found.seq, found.found.reason))
-            except DamagedDatabase as exc:
-                return Checked(events=0, first_bad=(self.last_good + 1, exc.message))
-            finally:
-                self.campaigns, self.events, self.current = campaigns, events, None
-
-        names = list(rows)
-        url = self.store.engine.url.render_as_string(hide_password=False)
-        results = check_in_workers(url, names, workers, self.progress, check_here)
-        for name, result in zip(names, results, strict=True):
-            failed(result)
-            self.campaigns += 1
-            if result.first_bad is not None:
-                raise _Found(name, *result.first_bad)
-            self.events += result.events
+    def _in_workers(self, conn: Connection, heads: list[dict[str, Any]], pool: Pool) -> None:
+        """Check the campaigns of `heads` in parts, in the pool's workers and this process;
+        then count each campaign whose parts link up to its head, and walk any other here
+        (in order, as a single walk meets them: it names the first break)."""
+        parts: list[Part] = []
+        spans: dict[str, range] = {}
+        for row in heads:
+            seq = row["head_seq"]
+            if type(seq) is int and seq > 0:
+                start = len(parts)
+                parts.extend(parts_of(row["name"], row["ruleset"], seq))
+                spans[row["name"]] = range(start, len(parts))
+        fetch, broken, advance = self._fetch(conn), self._broken(conn), self.progress.advance
+        results = pool.check(parts, self.progress, lambda p: check_part(fetch, p, broken, advance))
+        for row in heads:
+            span = spans.get(row["name"])
+            if span is not None and linked([results[i] for i in span], row["head_hash"]):
+                self.campaigns += 1
+                self.events += row["head_seq"]
+            else:
+                self._walk(conn, row)
 
     def _snapshot(self) -> Connection:
         conn = self.store.engine.connect()
@@ -218,81 +205,35 @@ class _Verifier:
                 "the event belongs to a campaign that has no entry in the campaigns table",
             )
 
-    def _campaign_fast(self, conn: Connection, head: dict[str, Any]) -> int | None:
-        """Check a healthy campaign quickly: the driver's tuples, one `type() is` per column,
-        the hash, one cached decoder per type. None as soon as anything is unusual (a bad
-        type or value, a break, bytes the driver cannot read as text); `_campaign` then walks
-        the campaign again and explains what it finds."""
-        name: str = head["name"]
-        columns = [events.c[c] for c in _FAST_COLUMNS]
-        expected, prev = 1, GENESIS
-        decoders: dict[tuple[str, int], Any] = {}
-        advance = self.progress.advance
-        created = CampaignCreated.type_name()
-        broken = (DBAPIError, conn.dialect.loaded_dbapi.Error, msgspec.DecodeError, ValueError)
-        while True:
-            # Batches by seq (keyset), all inside the walk's one read snapshot.
-            query = (
-                select(*columns)
-                .where(events.c.campaign_id == name, events.c.seq >= expected)
-                .order_by(events.c.seq)
-                .limit(_BATCH)
-            )
+    def _fetch(self, conn: Connection) -> Fetch:
+        """ROWS_SQL through the driver, inside this walk's read snapshot."""
+        sql = driver_sql(conn.dialect, ROWS_SQL)
+
+        def fetch(name: str, first: int, limit: int) -> list[tuple[Any, ...]]:
+            cursor = driver_cursor(conn)
             try:
-                rows = driver_rows(conn, query)
-            except broken:
-                return None
-            if expected == 1 and rows:
-                # The first row must be the campaign's own creation event.
-                seq, _, kind, version, *_rest = rows[0]
-                if seq != 1 or not _begins(name, head["ruleset"], kind, version, rows[0][6]):
-                    return None
-                decoders[kind, version] = None  # a second creation event is refused below
-            for (
-                seq,
-                event_id,
-                kind,
-                version,
-                actor,
-                recorded_at,
-                payload,
-                prev_hash,
-                digest,
-            ) in rows:
-                if (
-                    seq != expected
-                    or type(seq) is not int
-                    or type(event_id) is not str
-                    or type(kind) is not str
-                    or type(version) is not int
-                    or type(actor) is not str
-                    or type(recorded_at) is not int
-                    or type(payload) is not bytes
-                    or prev_hash != prev
-                ):
-                    return None
-                header = (name, seq, event_id, kind, version, actor, recorded_at)
-                if chained_hash(prev, header, payload) != digest:
-                    return None
-                decoder = decoders.get((kind, version), _UNSEEN)
-                if decoder is _UNSEEN:
-                    decoder = decoders[kind, version] = (
-                        None if kind == created else fast_decoder(kind, version)
-                    )
-                if decoder is None:
-                    if seq != 1:
-                        return None
-                else:
-                    try:
-                        decoder.decode(payload)
-                    except broken:
-                        return None
-                prev, expected = digest, expected + 1
-            advance(len(rows))
-            if len(rows) < _BATCH:
-                break
-        last = expected - 1
-        if last == 0 or head["head_seq"] != last or head["head_hash"] != prev:
+                cursor.execute(sql, (name, first, limit))
+                rows: list[tuple[Any, ...]] = list(cursor.fetchall())
+            finally:
+                cursor.close()
+            return rows
+
+        return fetch
+
+    def _broken(self, conn: Connection) -> tuple[type[BaseException], ...]:
+        """What a damaged row may raise on the quick walk (it then walks carefully)."""
+        return (DBAPIError, conn.dialect.loaded_dbapi.Error, msgspec.DecodeError, ValueError)
+
+    def _campaign_fast(self, conn: Connection, head: dict[str, Any]) -> int | None:
+        """A healthy campaign checked quickly (verify_worker.check_part over the whole of
+        it); None as soon as anything is unusual, and `_campaign` then walks the campaign
+        again and explains what it finds."""
+        last = head["head_seq"]
+        if type(last) is not int or last < 1:
+            return None
+        part = Part(head["name"], head["ruleset"], 1, last, final=True)
+        found = check_part(self._fetch(conn), part, self._broken(conn), self.progress.advance)
+        if not linked([found], head["head_hash"]):
             return None
         self.last_good = last
         return last
@@ -307,7 +248,7 @@ class _Verifier:
             select(*columns)
             .where(events.c.campaign_id == name)
             .order_by(events.c.seq)
-            .execution_options(yield_per=_BATCH)  # a server-side cursor on PostgreSQL
+            .execution_options(yield_per=BATCH)  # a server-side cursor on PostgreSQL
         )
         expected, prev = 1, GENESIS
         result = conn.execute(query)
@@ -322,18 +263,6 @@ class _Verifier:
         last = expected - 1
         _check_head_row(name, head, last, prev)
         return last
-
-
-def _begins(name: str, ruleset: str, kind: str, version: int, payload: bytes) -> bool:
-    """Whether a first row is the campaign's own creation event."""
-    try:
-        event = decode(kind, version, payload)
-    except UndecodableEvent:
-        return False
-    return isinstance(event, CampaignCreated) and (event.campaign, event.ruleset) == (
-        name,
-        ruleset,
-    )
 
 
 def _as_text(value: Any) -> str | None:

@@ -81,7 +81,6 @@ def test_help_paragraphs_flow_at_any_width(path: tuple[str, ...]) -> None:
         assert "…" not in result.output, (width, result.output)
 
 
-
 def test_a_core_group_has_no_rulesets_show() -> None:
     """`tablelog db` is a core group: it was given the rulesets' `show` (found by a host's
     trial: `tablelog db show c1` said the campaign does not play db)."""
