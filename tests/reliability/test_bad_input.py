@@ -10,6 +10,7 @@ example), on a SQLite file holding the demo's bar fight and a managed-deck campa
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import sqlite3
@@ -151,7 +152,10 @@ def heads(db: Path) -> list[tuple[Any, ...]]:
 def run(db: Path, args: list[str], cwd: Path) -> tuple[int, str]:
     """`tablelog ARGS` in this process, on `db`; its exit code and everything it printed."""
     env = {"TABLELOG_DB": str(db), "TABLELOG_CAMPAIGN": "bar-fight", "COLUMNS": "100"}
-    result = CliRunner().invoke(app, args, env=env, catch_exceptions=True)
+    # In `cwd`: a command that writes where it is told (`backup FILE`, an export) writes
+    # there, never into the directory the tests were started from.
+    with contextlib.chdir(cwd):
+        result = CliRunner().invoke(app, args, env=env, catch_exceptions=True)
     gc.unfreeze()  # each command freezes what it imported; this process runs thousands
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise AssertionError(f"tablelog {args!r} raised {result.exception!r}")
