@@ -239,6 +239,9 @@ def serve(
     location = target(ctx)
     assert isinstance(location, str)
     store = open_store(location, create=True)  # refuse a bad database before listening
+    # Every key the service looks up (the webhook key beside the signing key too) is found
+    # from the one given, as README's Hosting tells hosts to copy them.
+    store.key_file = key_file
     try:
         say(f"tablelog service on http://{host}:{port} over {store.label}", err=True)
         if mail is not None:
@@ -248,10 +251,6 @@ def serve(
         # signs in to the admin page from the terminal it started the service in.
         link = admin_page_link(public, new_admin_link(store))
         say(f"admin page (this link signs in once, keep it safe): {link}")
-        if key_file:
-            # Every key this process looks up (the webhook key beside the signing key too)
-            # is found from the one given, as README's Hosting tells hosts to copy them.
-            os.environ[KEY_FILE_ENV] = key_file
         key = load_key(key_path(store, key_file), create=True)
         say(f"checkpoints are signed with the public key {key.public_hex}", err=True)
         app = create_app(

@@ -21,12 +21,11 @@ from tablelog.storage import EventStore, open_store
 from tablelog.storage.backup import (
     copy_live,
     discard,
-    engine_file,
     leftovers,
     partial_beside,
     publish,
-    sqlite_file,
 )
+from tablelog.storage.engine import file_of, is_sqlite, resolve_url
 
 __all__ = ["BackupReport", "backup"]
 
@@ -96,10 +95,11 @@ def backup(
 
 def _source(target: str | EventStore) -> Path:
     """The SQLite file to copy; a server or a database in memory is refused."""
-    path = engine_file(target.engine) if isinstance(target, EventStore) else sqlite_file(target)
-    if path is None:
+    url = target.engine.url if isinstance(target, EventStore) else resolve_url(target)
+    if not is_sqlite(url):
         raise InvalidInput(POSTGRESQL, code="backup-postgresql")
-    if str(path) in ("", ":memory:"):
+    path = file_of(url)
+    if path is None:
         raise InvalidInput(
             "tablelog backup copies a database file, and this one is held in memory",
             code="backup-memory",

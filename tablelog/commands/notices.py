@@ -9,9 +9,9 @@ of the `notices` table makes each exactly once, a restart included.
 
 Sent by the same worker as the webhooks' posts (deliver.py), oldest first per channel, with
 the same backoff. A notice whose step the table no longer waits on when its turn comes is
-dropped, not sent. Reminders are worked out by the sender too: a player still awaited
-`remind_hours` after the first notice went out gets one on the channels they have, then one
-a day at most, never more than `remind_max` (rules/notice_options.py).
+dropped, not sent. Reminders are worked out by the sender too (reminders.py): a player
+still awaited `remind_hours` after the first notice went out gets one on the channels they
+have, then one a day at most, never more than `remind_max` (rules/notice_options.py).
 
 No notice carries anything hidden: an `Await` says who must act and what, which the table
 shows everyone.
@@ -30,7 +30,6 @@ import httpx
 import msgspec
 
 from tablelog.commands import state
-from tablelog.commands.awaits import iso
 from tablelog.commands.deliver import (
     SECOND,
     SIGNATURE_HEADER,
@@ -40,29 +39,22 @@ from tablelog.commands.deliver import (
     _why,
     signature,
 )
-from tablelog.commands.turns import step_key
+from tablelog.commands.reminders import awaited_steps, queue_reminders
 from tablelog.commands.webhooks import private_address, unseal
-from tablelog.errors import InvalidInput, TablelogError
+from tablelog.errors import InvalidInput
 from tablelog.notices import mail as smtp
 from tablelog.projections.post_escape import escape_discord
-from tablelog.rules import notice_options
 from tablelog.rules.table import GM
 from tablelog.storage import EventStore
-from tablelog.storage.discord import channels_of
 from tablelog.storage.notices import (
     DISCORD,
     MAIL,
-    OWN_MOVE,
-    NewNotice,
-    add_reminders,
     claim_notice,
     contacts_of,
     mailed_to,
-    notices_of,
     record_dropped,
     record_sent,
     record_waiting,
-    told,
     unsent,
     unsubscribe,
 )
@@ -161,12 +153,6 @@ class Later(Exception):
     """The notice cannot go now; it waits, with this reason shown."""
 
 
-def _awaited(store: EventStore, campaign: str, seen: dict[str, set[tuple[str, int]]]) -> Any:
-    if campaign not in seen:
-        seen[campaign] = {(step_key(s.step), s.seq) for s in state.awaited(store, campaign)}
-    return seen[campaign]
-
-
 def _seat_name(store: EventStore, campaign: str, player: str) -> str:
     if player != GM:
         return player
@@ -256,7 +242,7 @@ def deliver_notices(
 ) -> int:
     """Send the oldest due notice of each channel (per campaign and player for mail); how
     many attempts were made. Reminders that came due are queued first."""
-    queue_reminders(store, notice_policy)
+    queue_reminders(store, notice_policy.hour_s)
     now = now_us()
     heads: dict[tuple[str, ...], NoticeRow] = {}
     for notice in unsent(store):
@@ -276,7 +262,9 @@ def deliver_notices(
             if notice.last_error != NO_MAIL_SERVER:  # said once; it waits for a server
                 record_waiting(store, notice.id, NO_MAIL_SERVER, retry_at=now, attempts=0)
             continue
-        if (notice.step_key, notice.since_seq) not in _awaited(store, notice.campaign, awaited):
+        if (notice.step_key, notice.since_seq) not in awaited_steps(
+            store, notice.campaign, awaited
+        ):
             record_dropped(store, notice.id, NOT_AWAITED)
             attempts += 1
             continue
@@ -318,109 +306,6 @@ def deliver_notices(
 
 
 # --- reminders -------------------------------------------------------------------------------
-
-
-def options_of(store: EventStore, campaign: str) -> notice_options.NoticeOptions:
-    first = store.read(campaign, upto_seq=1)
-    created: Any = first[0].event() if first else None
-    recorded = getattr(created, "options", None) or {}
-    return notice_options.recorded(recorded)
-
-
-def queue_reminders(store: EventStore, notice_policy: NoticePolicy) -> int:
-    """Queue the reminders that came due; how many."""
-    now = now_us()
-    hour_us = notice_policy.hour_s * SECOND
-    options: dict[str, notice_options.NoticeOptions] = {}
-    awaited: dict[str, set[tuple[str, int]]] = {}
-    added = 0
-    for told_of in told(store):
-        campaign = told_of.campaign
-        if campaign not in options:
-            options[campaign] = options_of(store, campaign)
-        chosen = options[campaign]
-        if chosen.remind_hours <= 0 or told_of.number >= chosen.remind_max:
-            continue
-        if told_of.number == 0:
-            due = told_of.first_sent + chosen.remind_hours * hour_us
-        else:
-            due = told_of.last_at + max(chosen.remind_hours, 24.0) * hour_us
-        if now < due:
-            continue
-        try:
-            if (told_of.step_key, told_of.since_seq) not in _awaited(store, campaign, awaited):
-                continue
-        except TablelogError:
-            continue  # the campaign is gone or cannot be read now: not this time
-        channels = _channels_now(store, campaign, told_of.player)
-        added += add_reminders(
-            store,
-            campaign,
-            [
-                NewNotice(
-                    player=told_of.player,
-                    channel=channel,
-                    kind="reminder",
-                    step_key=told_of.step_key,
-                    sentence=told_of.sentence,
-                    conflict=told_of.conflict,
-                    since_seq=told_of.since_seq,
-                    number=told_of.number + 1,
-                )
-                for channel in channels
-            ],
-        )
-    return added
-
-
-def _channels_now(store: EventStore, campaign: str, player: str) -> list[str]:
-    contact = next((c for c in contacts_of(store, campaign) if c.player == player), None)
-    found: list[str] = []
-    for hook in webhooks_of(store, campaign):
-        if "turn" not in hook.triggers or hook.disabled_reason is not None:
-            continue
-        if hook.format == "discord" and (contact is None or contact.discord_id is None):
-            continue
-        found.append(hook.id)
-    if contact is not None and contact.discord_id is not None and channels_of(store, campaign):
-        found.append(DISCORD)
-    if contact is not None and contact.email_sealed is not None and contact.unsubscribed_at is None:
-        found.append(MAIL)
-    return found
-
-
-# --- what `tablelog waiting` shows ---------------------------------------------------------
-
-
-class Told(msgspec.Struct, frozen=True, kw_only=True):
-    """One notice that went out: the turn notice (number 0) or a reminder."""
-
-    what: str
-    since_seq: int
-    number: int
-    channel: str
-    at: str  # when it went out (ISO 8601, UTC)
-    at_us: int
-
-
-def history(store: EventStore, campaign: str) -> dict[str, list[Told]]:
-    """Per player (the seat's key, `gm` for the GM), the notices and reminders sent, oldest
-    first: who was reminded when."""
-    found: dict[str, list[Told]] = {}
-    for notice in notices_of(store, campaign):
-        if notice.sent_at is None or (notice.channel == OWN_MOVE and notice.number == 0):
-            continue
-        found.setdefault(notice.player, []).append(
-            Told(
-                what=notice.sentence,
-                since_seq=notice.since_seq,
-                number=notice.number,
-                channel=notice.channel,
-                at=iso(notice.sent_at),
-                at_us=notice.sent_at,
-            )
-        )
-    return found
 
 
 # --- unsubscribing ----------------------------------------------------------------------------

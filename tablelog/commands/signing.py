@@ -5,7 +5,8 @@ service itself issued it: the service signs with a key of its own, kept beside t
 with 0600 permissions so that only its operator's account reads it. The signatures come from
 the `cryptography` library; nothing here is hand-written cryptography.
 
-Where the key lives: `--key-file` / TABLELOG_KEY_FILE when given; else, for a SQLite file,
+Where the key lives: `--key-file` / TABLELOG_KEY_FILE when given (a service's `--key-file`
+holds for every key it looks up: `EventStore.key_file`); else, for a SQLite file,
 next to it (`tablelog.db` -> `tablelog.db.key`); else (a PostgreSQL server, an in-memory
 database) `tablelog/service.key` in the user's configuration directory.
 """
@@ -21,6 +22,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from tablelog.errors import InvalidInput, NotFound, StorageError
 from tablelog.storage import EventStore
+from tablelog.storage.engine import file_of
 
 KEY_FILE_ENV = "TABLELOG_KEY_FILE"
 PUBLIC_KEY_BYTES = 32
@@ -35,12 +37,12 @@ def config_dir() -> Path:
 
 def key_path(store: EventStore, given: str | None = None) -> Path:
     """Where the key of the service over `store` lives (see the module's docstring)."""
-    chosen = given or os.environ.get(KEY_FILE_ENV)
+    chosen = given or store.key_file or os.environ.get(KEY_FILE_ENV)
     if chosen:
         return Path(chosen).expanduser()
-    url = store.engine.url
-    if store.is_sqlite and url.database not in (None, "", ":memory:"):
-        return Path(f"{url.database}.key")
+    database = file_of(store.engine.url)
+    if database is not None:
+        return Path(f"{database}.key")
     return config_dir() / "service.key"
 
 

@@ -12,7 +12,7 @@ import msgspec
 
 from tablelog.commands import state
 from tablelog.commands.awaits import awaiting_json
-from tablelog.commands.notices import Told, history
+from tablelog.commands.notice_history import Told, history
 from tablelog.rules.table import GM
 from tablelog.storage import EventStore
 

@@ -102,6 +102,11 @@ async def events(
                 f"Last-Event-ID must be a seq; got {last_event_id!r}", code="bad-last-event-id"
             )
         start = int(text)
+    if caller.head is not None and start > caller.head.seq:
+        # The client saw more than the log holds (a backup restored, or a seq made up): it
+        # follows from the head as it was when it asked, read with its token. (The
+        # watcher's first read may come after an append that the client has not seen.)
+        start = caller.head.seq
 
     # Last, once nothing else can refuse the request: a refused feed takes no slot.
     address = client_address(request)

@@ -6,13 +6,14 @@ the digests of the live tokens and tells its feeds when either changed; each fee
 what is new (feeds of one viewer share one read of it, `stream._items`) or, its token gone,
 says so and ends.
 
-When it reads: on PostgreSQL, when the database says the campaign changed (storage/listen.py:
-one listening connection per service, told of every committed append and revocation, by any
-service or the CLI), and when one of its sessions ends for its age; an idle campaign costs no
-query however long it is watched. On SQLite, which cannot tell, every `POLL_S`, and at once
-when this service appends (`wake`). While a lost listening connection is being made again the
-watchers poll as on SQLite, and once it listens again each reads once, so nothing committed
-meanwhile is missed.
+When it reads: on PostgreSQL, when the database says the campaign's tokens changed
+(storage/listen.py: one listening connection per service, told of every committed append and
+revocation, by any service or the CLI), and when one of its sessions ends for its age; an
+append's notification carries the new head, which the feeds are told without a read. An idle
+campaign costs no query however long it is watched. On SQLite, which cannot tell, every
+`POLL_S`, and at once when this service appends (`wake`). While a lost listening connection
+is being made again the watchers poll as on SQLite, and once it listens again each reads
+once, so nothing committed meanwhile is missed.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ class Watch:
         self.nudge = asyncio.Event()
         self.feeds = 0
         self.task: asyncio.Task[None] | None = None
+        self.reading = False  # the watcher's read of the head and tokens is under way
 
     def holds(self, digest: str, since: float) -> bool:
         """Whether a token seen live at `since` still is: a read begun before then cannot
@@ -82,13 +84,16 @@ class Watches:
 
     def wake(self, campaign: str) -> None:
         """A command of this service appended to `campaign` (from any thread): read now,
-        unless the database's notification will say so anyway."""
-        if not self.pushed:
+        unless the database's notification will say so anyway. A campaign nobody watches
+        here costs nothing: no wake-up of the loop (read without its lock: a feed opened
+        meanwhile reads the head itself when its watcher starts)."""
+        if not self.pushed and campaign in self._by_campaign:
             self._soon(self._nudge, campaign)
 
-    def told(self, campaign: str) -> None:
-        """The database notified a change of `campaign` (from the listener's thread)."""
-        self._soon(self._nudge, campaign)
+    def told(self, campaign: str, seq: int | None = None) -> None:
+        """The database notified a change of `campaign` (from the listener's thread): its
+        head moved to `seq`, or (None) its tokens changed."""
+        self._soon(self._heard, campaign, seq)
 
     def listening(self) -> None:
         """The listener listens (again): from now on the database tells; every watcher reads
@@ -115,6 +120,21 @@ class Watches:
         if found is not None:
             found.nudge.set()
 
+    def _heard(self, campaign: str, seq: int | None) -> None:
+        """A notification, on the loop. A new head needs no read: an append cannot change
+        the tokens (a revocation sends its own notification), so the feeds are told the
+        head at once. Anything else, or a head heard while the watcher reads (its read may
+        be older), makes it read."""
+        found = self._by_campaign.get(campaign)
+        if found is None:
+            return
+        if seq is None or found.reading or found.live is None:
+            found.nudge.set()
+        elif seq > found.head:
+            found.head = seq
+            told, found.changed = found.changed, asyncio.Event()
+            told.set()
+
     @contextlib.asynccontextmanager
     async def watching(self, store: EventStore, campaign: str) -> AsyncIterator[Watch]:
         found = self._by_campaign.get(campaign)
@@ -137,6 +157,7 @@ async def _follow(store: EventStore, campaign: str, watch: Watch, watches: Watch
         began = time.monotonic()
         watch.nudge.clear()  # before the read: a nudge during it brings another at once
         failed = False
+        watch.reading = True
         try:
             head, live, next_end = await anyio.to_thread.run_sync(
                 watched, store, campaign, watches.policy
@@ -151,6 +172,8 @@ async def _follow(store: EventStore, campaign: str, watch: Watch, watches: Watch
                 watch.head, watch.live, watch.live_at = seq, live, began
                 told, watch.changed = watch.changed, asyncio.Event()
                 told.set()
+        finally:
+            watch.reading = False
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(watch.nudge.wait(), _quiet_for(watch, watches, failed))
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from tablelog import rulesets
 from tablelog.errors import DamagedDatabase, NotFound
-from tablelog.storage.engine import build_engine, describe, is_sqlite, resolve_url
+from tablelog.storage.engine import build_engine, describe, file_of, is_sqlite, resolve_url
 from tablelog.storage.migrate import check_revision
 from tablelog.storage.store import AppendResult, CampaignHead, CampaignTransaction, EventStore
 
@@ -40,11 +40,8 @@ def open_store(target: str, *, create: bool = False, check_schema: bool = True) 
 
 def new_sqlite_file(target: str) -> Path | None:
     """The path of the SQLite file `target` names when that file does not exist yet."""
-    url = resolve_url(target)
-    if not is_sqlite(url) or url.database in (None, "", ":memory:"):
-        return None
-    path = Path(url.database)
-    return None if path.exists() else path
+    path = file_of(resolve_url(target))
+    return None if path is None or path.exists() else path
 
 
 __all__ = [

@@ -31,27 +31,12 @@ from sqlalchemy import Engine
 
 from tablelog.errors import InvalidInput, StorageError
 from tablelog.progress import SILENT, Progress
-from tablelog.storage.engine import is_sqlite, resolve_url, translated
+from tablelog.storage.engine import translated
 
 # Pages copied per step: 4 MiB at SQLite's default page size. Only the progress shown and the
 # time between checks for Ctrl-C depend on it, since the snapshot is held between steps.
 STEP_PAGES = 1024
 _SIDE_FILES = ("-wal", "-shm", "-journal")
-
-
-def sqlite_file(target: str) -> Path | None:
-    """The SQLite file `target` names, or None when it names a database server."""
-    url = resolve_url(target)
-    if not is_sqlite(url):
-        return None
-    return Path(url.database or "")
-
-
-def engine_file(engine: Engine) -> Path | None:
-    """The SQLite file an open engine reads, or None for a server."""
-    if not is_sqlite(engine.url):
-        return None
-    return Path(engine.url.database or "")
 
 
 def partial_beside(destination: Path) -> Path:

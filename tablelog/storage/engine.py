@@ -51,7 +51,7 @@ def resolve_url(target: str) -> URL:
         url = url.set(drivername="postgresql+psycopg")
     elif url.drivername == "sqlite":
         url = url.set(drivername="sqlite+pysqlite")
-    if url.drivername == "sqlite+pysqlite" and url.database in (None, "", ":memory:"):
+    if url.drivername == "sqlite+pysqlite" and file_of(url) is None:
         raise StorageError(
             f"{target!r} is an in-memory database, which would lose the log on exit; "
             "give a file path"
@@ -72,6 +72,13 @@ def describe(url: URL) -> str:
 
 def is_sqlite(url: URL) -> bool:
     return url.get_backend_name() == "sqlite"
+
+
+def file_of(url: URL) -> Path | None:
+    """The file a SQLite URL names; None for a database server or a database in memory."""
+    if not is_sqlite(url) or url.database in (None, "", ":memory:"):
+        return None
+    return Path(url.database)
 
 
 # Connections kept open for reuse. The service runs each request in a worker thread, and a

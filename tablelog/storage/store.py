@@ -31,6 +31,7 @@ from tablelog.storage.engine import (
     describe,
     driver_error,
     driver_sql,
+    file_of,
     is_sqlite,
     raw_execute,
     translated,
@@ -167,10 +168,12 @@ class EventStore:
         # Connections marked for writing once, and kept between transactions.
         self._writers = _Writers(engine.execution_options(**{WRITE: True}))
         # A file's own reader connections; a memory database has one connection only.
-        in_file = is_sqlite(engine.url) and engine.url.database not in (None, "", ":memory:")
-        self._readers = _Readers(engine) if in_file else None
+        self._readers = _Readers(engine) if file_of(engine.url) is not None else None
         self._checkpointer: Checkpointer | None = None
         self.label = describe(engine.url)
+        # Where the service's keys lie when its host chose (`serve --key-file`): every key
+        # looked up for this log, the webhook key beside it too (commands/signing.py).
+        self.key_file: str | None = None
 
     @property
     def engine(self) -> Engine:

@@ -2,6 +2,8 @@
 
 The commands come from `tablelog.commands.demo` (the same fight `tablelog demo` writes); each
 is turned into the argv a GM would type. The result must equal the demo's, event for event.
+The play is improv's whole play through real processes: each command is its own
+`python -m tablelog` (tests/support/cli_runner.py says why one per ruleset stays so).
 """
 
 from __future__ import annotations
@@ -86,9 +88,9 @@ def test_the_bar_fight_through_the_cli_equals_the_demo(tmp_path: Path) -> None:
     played, reference = tmp_path / "played", tmp_path / "reference"
     played.mkdir()
     reference.mkdir()
-    ok(run(played, "campaign", "create", "bar-fight", "--ruleset", "improv"))
+    ok(run(played, "campaign", "create", "bar-fight", "--ruleset", "improv", subprocess=True))
     for command in demo.BAR_FIGHT:
-        ok(run(played, *argv(command)))
+        ok(run(played, *argv(command), subprocess=True))
     ok(run(reference, "demo"))
     assert essence(log_json(played)) == essence(log_json(reference))
     state = json.loads(ok(run(played, "state", "--json")))

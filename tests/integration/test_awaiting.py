@@ -7,31 +7,18 @@ oldest first, locally and through the service."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import httpx
 
+from tests.support.cli_runner import run_tablelog
 from tests.support.server import running_service
-
-TIMEOUT_S = 60
 
 
 def tl(cwd: Path, target: str, *args: str) -> str:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TABLELOG_")}
     where = [] if "--server" in args else ["--db", target]
-    done = subprocess.run(
-        [sys.executable, "-m", "tablelog", *where, *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT_S,
-        check=False,
-    )
+    done = run_tablelog([*where, *args], cwd=cwd)  # in this process: tests/support/cli_runner.py
     assert "Traceback" not in done.stderr, (args, done.stderr)
     assert done.returncode == 0, (args, done.stdout, done.stderr)
     return done.stdout

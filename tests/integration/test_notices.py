@@ -13,14 +13,14 @@ import httpx
 import pytest
 from tablelog_duel.rules import JoinPlayer, OpenDuel, Play
 
-from tablelog.commands import contacts, database, notices, webhooks
+from tablelog.commands import contacts, database, notice_history, notices, webhooks
 from tablelog.commands.campaigns import create_campaign
 from tablelog.commands.deliver import Policy
 from tablelog.commands.table import execute
 from tablelog.commands.waiting import waiting_in
 from tablelog.rules.common import StartSession
 from tablelog.storage import EventStore, open_store
-from tablelog.storage.notices import add_reminders, notices_of, record_sent
+from tablelog.storage.notices import NewNotice, add_reminders, notices_of, record_sent
 from tests.support.discord import Receiver, discord_like
 
 HOOK = "/api/webhooks/9/turn-SECRET"
@@ -82,7 +82,7 @@ def test_each_notice_is_queued_once_per_await_and_channel(store: EventStore) -> 
         duel(store, receiver)
         execute(store, "d", OpenDuel(first="ann", second="bob", conflict="c1"))
         [ann] = [n for n in notices_of(store, "d") if n.player == "ann"]
-        again = notices.NewNotice(
+        again = NewNotice(
             player="ann", channel=ann.channel, kind="turn", step_key=ann.step_key,
             sentence=ann.sentence, conflict=ann.conflict, since_seq=ann.since_seq, number=0,
         )  # fmt: skip
@@ -107,7 +107,7 @@ def test_reminders_come_after_remind_hours_then_a_day_apart_at_most_remind_max(
             time.sleep(hour_s / 2)
         assert pinged(receiver).count(ANN) == 1, "ann acted: never reminded"
         assert pinged(receiver).count(BOB) == 3, "the notice and two reminders"
-        told = notices.history(store, "d")
+        told = notice_history.history(store, "d")
         assert [t.number for t in told["bob"]] == [0, 1, 2]
         first, one, two = (t.at_us for t in told["bob"])
         assert one - first >= hour_s * 1e6

@@ -8,8 +8,6 @@ from __future__ import annotations
 import html
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import httpx
@@ -17,21 +15,15 @@ import pytest
 
 from tablelog import rulesets
 from tablelog.rulesets.night_terrors.views.page_panels import pretty
+from tests.support.cli_runner import run_tablelog
 from tests.support.server import running_service
 
-TIMEOUT_S = 120
 _FORM = re.compile(r'<form class="action')
 
 
 def tl(cwd: Path, *args: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "tablelog", "--db", "t.db", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT_S,
-        check=False,
-    )
+    # In this process (tests/support/cli_runner.py); the service stays a subprocess.
+    done = run_tablelog(["--db", "t.db", *args], cwd=cwd)
     assert done.returncode == 0, (args, done.stdout, done.stderr)
     assert "Traceback" not in done.stderr
     return done.stdout
