@@ -95,7 +95,7 @@ from sqlalchemy.engine import make_url
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tablelog from this checkout
 
-from tablelog.storage.engine import POOL_KEPT, POOL_OVERFLOW
+from tablelog.storage.engine import POOL_MOST
 
 HOST = "127.0.0.1"
 DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/test"
@@ -106,6 +106,10 @@ LIFTED = (
     "--campaign-limit", "1000000", "--feeds-per-token", "1000", "--feeds-per-address",
     "1000000", "--auth-failures", "1000000",
 )  # fmt: skip
+# Set by `main` for the server it finds: every service's `--db-connections`, so the most
+# services of a run fit its max_connections together, as README's Hosting tells hosts.
+FITTED: list[str] = []
+SPARE_CONNECTIONS = 10  # the superuser's reserve (3) and this bench's own
 _ADMIN_LINE = re.compile(r"^admin token \(.*\): (\S+)$", re.MULTILINE)
 _TICK = os.sysconf("SC_CLK_TCK")
 
@@ -196,7 +200,7 @@ def _launch(db: str, scratch: Path) -> Service:
     argv = [sys.executable, "-m", "tablelog", "--db", db, "serve", "--host", HOST]
     with log.open("wb") as out:
         process = subprocess.Popen(
-            [*argv, "--port", str(port), *LIFTED],
+            [*argv, "--port", str(port), *LIFTED, *FITTED],
             cwd=scratch,
             env=env,
             stdout=out,
@@ -977,15 +981,16 @@ async def run(args: argparse.Namespace, scratch: Path) -> int:
         flush=True,
     )
     print(f"files in {scratch}", flush=True)
-    each = POOL_KEPT + POOL_OVERFLOW + 1  # the pool at its fullest, and the listening one
-    most = max(args.services) * each
-    if most > pg.max_connections():
-        print(
-            f"note: each service may hold {each} connections (a pool of {POOL_KEPT} and "
-            f"{POOL_OVERFLOW} more, and the listening one): {max(args.services)} services up "
-            f"to {most}, above the server's max_connections={pg.max_connections()}",
-            flush=True,
-        )
+    # Each service's pool and its listening connection, with room for this bench's own
+    # connections and the superuser's reserve, within the server's max_connections.
+    room = (pg.max_connections() - SPARE_CONNECTIONS) // max(args.services) - 1
+    pool = max(2, min(POOL_MOST, room))
+    FITTED[:] = ["--db-connections", str(pool)]
+    print(
+        f"each service: --db-connections {pool} (and one listening), {max(args.services)} "
+        f"services within max_connections={pg.max_connections()}",
+        flush=True,
+    )
     upgrade = [sys.executable, "-m", "tablelog", "--db", served, "db", "upgrade"]
     subprocess.run(upgrade, cwd=scratch, check=True, capture_output=True)
     phase_sets = len(args.services) * len(args.clients)

@@ -21,6 +21,7 @@ from tablelog.discord.settings import BOT_TOKEN_ENV, DISCORD_API, DiscordSetting
 from tablelog.errors import InvalidInput
 from tablelog.http.feeds import DEFAULT_PER_ADDRESS, DEFAULT_PER_TOKEN
 from tablelog.http.throttle import DEFAULT_CAMPAIGN_LIMIT, DEFAULT_LIMIT
+from tablelog.storage.engine import POOL_MOST
 
 if TYPE_CHECKING:
     from litestar import Litestar
@@ -89,6 +90,17 @@ def serve(
             min=1,
         ),
     ] = DEFAULT_PER_ADDRESS,
+    db_connections: Annotated[
+        int,
+        typer.Option(
+            "--db-connections",
+            help="Connections this service may hold to its database at once (and one more "
+            "to listen, on PostgreSQL): several services on one PostgreSQL need max_connections "
+            "above the sum.",
+            min=2,
+            max=1000,
+        ),
+    ] = POOL_MOST,
     key_file: Annotated[
         str | None,
         typer.Option(
@@ -238,7 +250,8 @@ def serve(
     discord = _discord(discord_public_key, discord_api, discord_defer_after)
     location = target(ctx)
     assert isinstance(location, str)
-    store = open_store(location, create=True)  # refuse a bad database before listening
+    # Refuse a bad database before listening.
+    store = open_store(location, create=True, connections=db_connections)
     # Every key the service looks up (the webhook key beside the signing key too) is found
     # from the one given, as README's Hosting tells hosts to copy them.
     store.key_file = key_file

@@ -11,10 +11,17 @@ its own, so none is refused for another's sake.
 
 One process at a time writes a campaign's group (the entry's lock, then the database's);
 with a single command waiting, as from the CLI, this is the plain append algorithm.
+
+Two ways in: `place` writes from the caller's thread and returns the events (the CLI, any
+blocking caller); `place_soon` only queues, for a caller that waits without a thread of its
+own (the service's event loop): a writer thread is started when none is on its way, writes
+until nothing waits, and tells each order's `on_settled`. A service's command then costs no
+thread of its own waiting on the campaign's lock, and no wake-up of one after each group.
 """
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -34,6 +41,8 @@ from tablelog.storage import CampaignTransaction, EventStore
 OnCommit = Callable[[CampaignTransaction, list[Envelope]], None]
 OnBegin = Callable[[CampaignTransaction], None]
 OnDone = Callable[[Folded, list[Envelope]], None]
+OnSettled = Callable[["Order"], object]
+Submit = Callable[[Callable[[], None]], object]
 Salt = Callable[[Any], Any]
 
 MAX_GROUP = 64  # commands in one transaction: a bound on what one failure makes run again
@@ -55,6 +64,8 @@ class Order:
     # The command draws from `secrets` (not a shuffle a test or a what-if chose): in a
     # campaign of committed shuffles its randomness waits for the players (rng_flow.py).
     committable: bool = False
+    # Told (in the writing thread) once the order is settled: `place_soon`'s caller.
+    on_settled: OnSettled | None = None
     written: list[Envelope] | None = None
     error: BaseException | None = None
     settled: bool = False
@@ -83,6 +94,43 @@ def place(store: EventStore, campaign: str, order: Order, salt: Salt) -> list[En
                     if not stranded.settled:
                         _settle(stranded, error=StorageError("the write was interrupted"))
     return order.outcome()
+
+
+def place_soon(store: EventStore, campaign: str, order: Order, salt: Salt, submit: Submit) -> None:
+    """Queue `order` (with an `on_settled`) and return at once; `submit` runs a writer in a
+    thread when none is on its way for the campaign."""
+    entry = state.entry_for(store, campaign)
+    with entry.queued:
+        entry.waiting.append(order)
+        start, entry.draining = not entry.draining, True
+    if start:
+        try:
+            submit(lambda: _drain(store, campaign, entry, salt))
+        except BaseException:  # no thread to be had (the service is stopping): not queued
+            with entry.queued:
+                entry.draining = False
+                with contextlib.suppress(ValueError):
+                    entry.waiting.remove(order)
+            raise
+
+
+def _drain(store: EventStore, campaign: str, entry: state.Entry, salt: Salt) -> None:
+    """Write what waits for the campaign, in groups, until nothing does. (A thread of
+    `place` may have written some of it meanwhile: it tells them as this would.)"""
+    while True:
+        with entry.lock:
+            while entry.waiting:
+                group = [entry.waiting.popleft() for _ in range(min(MAX_GROUP, len(entry.waiting)))]
+                try:
+                    _write(store, campaign, entry, group, salt)
+                finally:  # no order may wait for an answer that never comes
+                    for stranded in group:
+                        if not stranded.settled:
+                            _settle(stranded, error=StorageError("the write was interrupted"))
+        with entry.queued:  # an order queued after the last look starts no writer: look again
+            if not entry.waiting:
+                entry.draining = False
+                return
 
 
 def _write(
@@ -198,3 +246,5 @@ def _settle(
     order: Order, *, written: list[Envelope] | None = None, error: BaseException | None = None
 ) -> None:
     order.written, order.error, order.settled = written, error, True
+    if order.on_settled is not None:
+        order.on_settled(order)

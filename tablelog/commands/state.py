@@ -41,6 +41,10 @@ class Entry:
     lock: threading.Lock = field(default_factory=threading.Lock)
     # Commands waiting for the lock; its holder writes them as a group (group_commit.py).
     waiting: deque[Any] = field(default_factory=deque)
+    # A writer thread is on its way for the commands queued without a thread of their own
+    # (`group_commit.place_soon`); `queued` guards it with their appends.
+    draining: bool = False
+    queued: threading.Lock = field(default_factory=threading.Lock)
     folded: Folded | None = None
     hash: bytes = b""  # the hash of the event at folded.seq
     committed_rng: bool | None = None  # the campaign's shuffles are committed (None: unread)

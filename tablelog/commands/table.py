@@ -18,7 +18,16 @@ import msgspec
 from tablelog.commands import state
 from tablelog.commands.access import Caller
 from tablelog.commands.awaits import awaiting_json
-from tablelog.commands.group_commit import OnBegin, OnCommit, OnDone, Order, place
+from tablelog.commands.group_commit import (
+    OnBegin,
+    OnCommit,
+    OnDone,
+    OnSettled,
+    Order,
+    Submit,
+    place,
+    place_soon,
+)
 from tablelog.commands.log import MAX_SEQ
 from tablelog.errors import InvalidInput, RuleViolation
 from tablelog.events.base import Event
@@ -77,9 +86,44 @@ def execute(
     the state again); what it builds counts only once this returns, and it may be called
     again should the command be tried once more on its own.
     """
+    order = _order(command, ruleset, actor, expected_seq, shuffle, caller, on_begin, on_commit)
+    order.on_done = on_done
+    return place(store, campaign, order, salted)
+
+
+def execute_soon(
+    store: EventStore,
+    campaign: str,
+    command: Command,
+    *,
+    caller: Caller,
+    expected_seq: int | None,
+    on_done: OnDone,
+    on_settled: OnSettled,
+    submit: Submit,
+) -> None:
+    """`execute` for a caller that must not block (the service's event loop): the command
+    is queued and this returns; `on_settled` gets its order, settled, in the writing thread
+    (`order.outcome()`: its events, or what refused it), which `submit` starts if need be
+    (group_commit.place_soon)."""
+    order = _order(command, None, None, expected_seq, secure_shuffle, caller, None, None)
+    order.on_done, order.on_settled = on_done, on_settled
+    place_soon(store, campaign, order, salted, submit)
+
+
+def _order(
+    command: Command,
+    ruleset: str | None,
+    actor: str | None,
+    expected_seq: int | None,
+    shuffle: Any,
+    caller: Caller | None,
+    on_begin: OnBegin | None,
+    on_commit: OnCommit | None,
+) -> Order:
     if isinstance(command, Clocked):
         command = msgspec.structs.replace(command, now=time.time_ns() // 1000)
-    order = Order(
+    return Order(
         command=command,
         ruleset=ruleset,
         actor=actor,
@@ -88,10 +132,9 @@ def execute(
         caller=caller,
         on_begin=on_begin,
         on_commit=on_commit,
-        on_done=on_done,
+        on_done=None,
         committable=shuffle is secure_shuffle,
     )
-    return place(store, campaign, order, salted)
 
 
 def campaign_state(store: EventStore, campaign: str, *, at: int | None = None) -> Folded:

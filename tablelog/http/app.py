@@ -54,11 +54,10 @@ from tablelog.http.throttle import (
 )
 from tablelog.http.watch import Watches
 
-# Threads for the handlers that block (every command, most reads). Asyncio's default pool
-# (the CPUs + 4) held the commands in flight to six on two CPUs: the commands of a campaign
-# that queue behind its write go into the next transaction together (group_commit.py), so
-# the more that may wait there, the fewer transactions and fsyncs per command (+10 % on
-# bench/service.py). A thread waiting there costs no CPU.
+# Threads for what blocks: the reads, the campaigns' writers (a command waits for its
+# campaign's writer on the loop, without a thread: http/commands.py), the commands with an
+# Idempotency-Key. Asyncio's default pool (the CPUs + 4: six on two CPUs) would let six busy
+# campaigns' writers hold every thread while reads waited behind them.
 HANDLER_THREADS = 64
 
 if TYPE_CHECKING:

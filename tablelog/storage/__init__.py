@@ -6,15 +6,25 @@ from pathlib import Path
 
 from tablelog import rulesets
 from tablelog.errors import DamagedDatabase, NotFound
-from tablelog.storage.engine import build_engine, describe, file_of, is_sqlite, resolve_url
+from tablelog.storage.engine import (
+    POOL_MOST,
+    build_engine,
+    describe,
+    file_of,
+    is_sqlite,
+    resolve_url,
+)
 from tablelog.storage.migrate import check_revision
 from tablelog.storage.store import AppendResult, CampaignHead, CampaignTransaction, EventStore
 
 DEFAULT_TARGET = "tablelog.db"
 
 
-def open_store(target: str, *, create: bool = False, check_schema: bool = True) -> EventStore:
-    """Open the log at `target` (a file path or a database URL).
+def open_store(
+    target: str, *, create: bool = False, check_schema: bool = True, connections: int = POOL_MOST
+) -> EventStore:
+    """Open the log at `target` (a file path or a database URL), with at most `connections`
+    connections to it at once.
 
     A SQLite file that does not exist yet is created and migrated only when `create` is set
     (commands that write); reading a missing file is refused rather than leaving an empty
@@ -27,7 +37,7 @@ def open_store(target: str, *, create: bool = False, check_schema: bool = True) 
             f"there is no database at {url.database}; "
             f"`tablelog campaign create NAME --ruleset {rulesets.names()[0]}` creates one"
         )
-    engine = build_engine(url)
+    engine = build_engine(url, connections)
     store = EventStore(engine)
     if check_schema:
         try:

@@ -87,10 +87,14 @@ def file_of(url: URL) -> Path | None:
 # Connections open only when needed, so a CLI process still opens one.
 POOL_KEPT = 20
 POOL_OVERFLOW = 20
+POOL_MOST = POOL_KEPT + POOL_OVERFLOW  # connections at once, unless the host chose (`serve`)
 
 
-def build_engine(url: URL) -> Engine:
-    pooling: dict[str, Any] = {"pool_size": POOL_KEPT, "max_overflow": POOL_OVERFLOW}
+def build_engine(url: URL, connections: int = POOL_MOST) -> Engine:
+    """The engine for `url`, holding at most `connections` connections at once (a thread
+    wanting one more waits for one to come back)."""
+    kept = min(POOL_KEPT, connections)
+    pooling: dict[str, Any] = {"pool_size": kept, "max_overflow": connections - kept}
     try:
         if is_sqlite(url):
             # No rollback when a connection goes back to the pool: the driver runs in

@@ -117,6 +117,14 @@ class _Readers:
             connection.close()
 
 
+_LEFT_FOR_READS = 4
+
+
+def _pool_size(engine: Engine) -> int:
+    size = getattr(engine.pool, "size", None)
+    return int(size()) if callable(size) else 1
+
+
 class _Writers:
     """Connections for write transactions, kept open between them and taken by one thread at
     a time: checking a connection out of the pool and back in for every command cost the
@@ -126,6 +134,9 @@ class _Writers:
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
         self._idle: queue.SimpleQueue[Connection] = queue.SimpleQueue()
+        # Kept between transactions: all but a few of the connections the pool keeps
+        # open, which (with its overflow) serve the reads and more writers at once.
+        self._kept = max(1, _pool_size(engine) - _LEFT_FOR_READS)
         self._closed = False
         self.autocheckpoint = True  # SQLite: does a commit checkpoint the log when due
 
@@ -151,6 +162,11 @@ class _Writers:
                 # The server dropped it (a restart, a proxy's timeout): the idle ones went
                 # with it, and each would fail one more command before being closed.
                 self.drop_idle()
+            conn.close()
+        elif self._idle.qsize() >= self._kept:
+            # Back to the engine's pool: writers of many campaigns at once would otherwise
+            # keep every connection the pool may open, and the reads (a sign-in on
+            # PostgreSQL) would wait for one that never comes back.
             conn.close()
         else:
             self._idle.put(conn)

@@ -516,3 +516,39 @@ def test_clients_of_a_killed_service_resume_on_the_other_missing_nothing() -> No
             for feed in [*watchers.values(), *resumed.values()]:
                 feed.close()
         assert "every chain intact" in verify(pair)
+
+
+def test_a_service_with_few_connections_serves_many_campaigns_written_at_once() -> None:
+    """Commands wait for their campaigns' writers without threads (http/commands.py), so many
+    campaigns may be written at once; their writers must give connections back to the pool
+    (storage/store.py), or the sign-ins' reads would wait for one that never comes."""
+    with two_services("--db-connections", "6", "--campaign-limit", "1000") as pair:
+        campaigns = {f"few-{n}": pair.campaign(f"few-{n}")["gm"] for n in range(12)}
+        answers: list[int] = []
+        refusals: list[str] = []
+        lock = threading.Lock()
+
+        def client(number: int) -> None:
+            with httpx.Client(timeout=httpx.Timeout(20.0)) as http:
+                for i in range(8):
+                    name = f"few-{(number + i) % 12}"
+                    done = http.post(
+                        f"{(pair.a, pair.b)[number % 2]}/campaigns/{name}/improv/conflicts",
+                        json={"conflict": f"c{number}-{i}"},
+                        headers=bearer(campaigns[name]),
+                    )
+                    with lock:
+                        answers.append(done.status_code)
+                        if done.status_code != 201:
+                            refusals.append(done.text)
+
+        threads = [threading.Thread(target=client, args=(n,)) for n in range(24)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=120)
+        assert answers == [201] * (24 * 8), refusals[:3]
+        for name, gm in campaigns.items():
+            lines = [json.loads(i["line"]) for i in log_of(pair.a, name, gm)]
+            opened = [e["payload"]["conflict"] for e in lines if "conflict_opened" in e["type"]]
+            assert len(opened) == len(set(opened)) == 16, (name, opened)

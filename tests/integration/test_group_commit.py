@@ -6,13 +6,15 @@ be tried on its own."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
 
 from tablelog.commands import database, state
-from tablelog.commands.group_commit import Order, place
+from tablelog.commands.group_commit import Order, place, place_soon
 from tablelog.commands.table import campaign_state, execute, salted, secure_shuffle
 from tablelog.errors import ConcurrencyConflict, InvalidInput, TablelogError
 from tablelog.events.envelope import Envelope
@@ -135,3 +137,76 @@ def test_many_threads_on_one_campaign_each_land_once(store: EventStore) -> None:
         mine = [t for t in texts if t.startswith(f"{n}.")]
         assert mine == [f"{n}.{i}" for i in range(25)]
     assert_log_is_whole(store)
+
+
+def test_orders_queued_without_a_thread_beside_blocking_writers_each_land_and_are_told_once(
+    store: EventStore,
+) -> None:
+    """`place_soon` (the service's event loop) beside `place` (threads that block): every
+    order lands once, each queued one is told once, and the campaign's writer stops only
+    when nothing waits."""
+    head = store.head(CAMPAIGN)
+    assert head is not None
+    told: list[Order] = []
+    told_lock = threading.Lock()
+
+    def tell(settled: Order) -> None:
+        with told_lock:
+            told.append(settled)
+
+    blocking_errors: list[BaseException] = []
+
+    def blocking(number: int) -> None:
+        try:
+            for i in range(20):
+                execute(store, CAMPAIGN, narrate(f"b{number}.{i}"))
+        except TablelogError as exc:  # pragma: no cover - reported below
+            blocking_errors.append(exc)
+
+    soon = [order(narrate(f"q{i}"), on_settled=tell) for i in range(150)]
+    with ThreadPoolExecutor(4) as writers:
+        threads = [threading.Thread(target=blocking, args=(n,)) for n in range(3)]
+        for thread in threads:
+            thread.start()
+        for queued_order in soon:
+            place_soon(store, CAMPAIGN, queued_order, salted, writers.submit)
+        for thread in threads:
+            thread.join(timeout=120)
+        deadline = time.monotonic() + 60
+        while len(told) < len(soon) and time.monotonic() < deadline:
+            time.sleep(0.01)
+    assert not blocking_errors
+    assert sorted(id(o) for o in told) == sorted(id(o) for o in soon)  # each told, once
+    assert all(o.settled and o.error is None for o in soon)
+    texts = [e.event().text for e in store.read(CAMPAIGN, after_seq=head.seq)]
+    expected = [f"q{i}" for i in range(150)] + [f"b{n}.{i}" for n in range(3) for i in range(20)]
+    assert sorted(texts) == sorted(expected)
+    assert [t for t in texts if t.startswith("q")] == [f"q{i}" for i in range(150)]  # in order
+    entry = state.entry_for(store, CAMPAIGN)
+    assert not entry.waiting
+    assert not entry.draining
+    assert_log_is_whole(store)
+
+
+def test_an_order_whose_writer_cannot_start_is_not_left_queued(store: EventStore) -> None:
+    head = store.head(CAMPAIGN)
+    assert head is not None
+
+    def no_thread(_work: Any) -> None:
+        raise RuntimeError("cannot schedule new futures after shutdown")
+
+    stranded = order(narrate("never"), on_settled=lambda _o: None)
+    with pytest.raises(RuntimeError):
+        place_soon(store, CAMPAIGN, stranded, salted, no_thread)
+    entry = state.entry_for(store, CAMPAIGN)
+    assert not entry.waiting
+    assert not entry.draining
+    told: list[Order] = []
+    with ThreadPoolExecutor(1) as writers:
+        later = order(narrate("later"), on_settled=told.append)
+        place_soon(store, CAMPAIGN, later, salted, writers.submit)
+        deadline = time.monotonic() + 30
+        while not told and time.monotonic() < deadline:
+            time.sleep(0.01)
+    assert told == [later]
+    assert [e.event().text for e in store.read(CAMPAIGN, after_seq=head.seq)] == ["later"]

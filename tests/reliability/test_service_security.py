@@ -4,8 +4,14 @@ over the limit is refused whole; no token reaches the service's log or an error 
 
 from __future__ import annotations
 
+import json
 import re
+import socket
 import sqlite3
+import subprocess
+import sys
+import threading
+import time
 from contextlib import closing
 from pathlib import Path
 
@@ -140,3 +146,76 @@ def test_a_database_password_never_appears_in_an_error(tmp_path: Path) -> None:
         line = refused(result)
         assert "s3cr3t-pw" not in result.stdout + result.stderr, line
         assert "***" in line  # the URL is named, its password masked
+
+
+def test_clients_that_hang_up_mid_command_leave_each_command_once_and_the_service_writing(
+    tmp_path: Path,
+) -> None:
+    """Commands wait for their campaign's writer without a thread of their own
+    (http/commands.py): a client gone before its answer leaves no command half-done, no
+    other command lost or doubled, and the writer still writing."""
+    db = tmp_path / "tablelog.db"
+    with running_service(str(db), tmp_path) as url, httpx.Client(base_url=url, timeout=30) as http:
+        gm = table(http)["gm"]
+        start = head_seq(db)
+        address = httpx.URL(url)
+        body = json.dumps({"side": "riso", "text": "hung up"}).encode()
+        hang_up = (
+            f"POST {NARRATE} HTTP/1.1\r\nHost: {address.host}:{address.port}\r\n"
+            f"Authorization: Bearer {gm}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n"
+        ).encode() + body
+        acknowledged: list[int] = []
+        failures: list[str] = []
+
+        def patient(number: int) -> None:
+            with httpx.Client(base_url=url, timeout=30) as mine:
+                for i in range(10):
+                    sent = {"side": "riso", "text": f"{number}.{i}"}
+                    done = mine.post(NARRATE, json=sent, headers=bearer(gm))
+                    if done.status_code != 201:
+                        failures.append(done.text)
+                        return
+                    acknowledged.append(done.json()["seq"])
+
+        where = (address.host, address.port or 80)
+
+        def rude() -> None:
+            for _ in range(10):
+                with socket.create_connection(where, timeout=10) as sock:
+                    sock.sendall(hang_up)  # and gone before the answer
+
+        threads = [threading.Thread(target=patient, args=(n,)) for n in range(6)]
+        threads += [threading.Thread(target=rude) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=120)
+        assert not failures, failures
+        after = http.post(NARRATE, json={"side": "riso", "text": "after"}, headers=bearer(gm))
+        assert after.status_code == 201, after.text
+        settled, deadline = -1, time.monotonic() + 10  # until the hung-up ones are written
+        while head_seq(db) != settled and time.monotonic() < deadline:
+            settled = head_seq(db)
+            time.sleep(0.3)
+    assert len(set(acknowledged)) == 60
+    with closing(sqlite3.connect(db)) as conn:
+        texts = [
+            json.loads(payload).get("text")
+            for (payload,) in conn.execute(
+                "SELECT payload FROM events WHERE campaign_id = 'heist' AND seq > ?", (start,)
+            )
+        ]
+    patient_texts = sorted(t for t in texts if t not in ("hung up", "after"))
+    assert patient_texts == sorted(f"{n}.{i}" for n in range(6) for i in range(10))
+    assert texts.count("after") == 1
+    # A command sent whole is written whether or not its client waits for the answer.
+    assert texts.count("hung up") == 20, texts.count("hung up")
+    verified = subprocess.run(
+        [sys.executable, "-m", "tablelog", "--db", str(db), "verify"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert verified.returncode == 0, verified.stdout + verified.stderr
