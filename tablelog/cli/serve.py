@@ -14,14 +14,13 @@ from tablelog.cli.options import JsonOption, target
 from tablelog.cli.output import emit_json, say
 from tablelog.commands.admin import first_admin_token, new_admin_token
 from tablelog.commands.admin_web import new_admin_link
-from tablelog.commands.database import EventStore, open_store, opened
+from tablelog.commands.database import POOL_MOST, EventStore, open_store, opened
 from tablelog.commands.session_policy import SESSION_IDLE_S, SessionPolicy
 from tablelog.commands.signing import KEY_FILE_ENV, key_path, load_key
 from tablelog.discord.settings import BOT_TOKEN_ENV, DISCORD_API, DiscordSettings
 from tablelog.errors import InvalidInput
 from tablelog.http.feeds import DEFAULT_PER_ADDRESS, DEFAULT_PER_TOKEN
 from tablelog.http.throttle import DEFAULT_CAMPAIGN_LIMIT, DEFAULT_LIMIT
-from tablelog.storage.engine import POOL_MOST
 
 if TYPE_CHECKING:
     from litestar import Litestar

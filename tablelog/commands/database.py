@@ -13,9 +13,11 @@ from tablelog.migrations import HEAD
 from tablelog.rules.names import campaign_name
 from tablelog.storage import DEFAULT_TARGET, EventStore, open_store
 from tablelog.storage import migrate as _migrate
+from tablelog.storage.engine import POOL_MOST
 
 __all__ = [
     "DEFAULT_TARGET",
+    "POOL_MOST",
     "EventStore",
     "Revision",
     "current",
