@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import os
-import socket
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from tablelog.cli.options import JsonOption, target
 from tablelog.cli.output import emit_json, say
+from tablelog.cli.serve_process import run_service
 from tablelog.commands.admin import first_admin_token, new_admin_token
 from tablelog.commands.admin_web import new_admin_link
 from tablelog.commands.database import POOL_MOST, EventStore, open_store, opened
@@ -23,9 +22,6 @@ from tablelog.http.feeds import DEFAULT_PER_ADDRESS, DEFAULT_PER_TOKEN
 from tablelog.http.throttle import DEFAULT_CAMPAIGN_LIMIT, DEFAULT_LIMIT
 
 if TYPE_CHECKING:
-    from litestar import Litestar
-
-    from tablelog.http.watch import Watches
     from tablelog.notices.mail import MailSettings
 
 SHUTDOWN_GRACE_S = 5  # seconds a stopping service waits for the requests still running
@@ -288,7 +284,7 @@ def serve(
         # The service's modules and routes live as long as it does: the garbage collector
         # need not walk them again on every full collection.
         gc.freeze()
-        _run(
+        run_service(
             app,
             host=host,
             port=port,
@@ -335,41 +331,6 @@ def _mail(smtp: str | None, mail_from: str | None, ca_file: str | None) -> MailS
             )
         return None
     return mail_settings(smtp, mail_from, ca_file=ca_file)
-
-
-def _run(app: Litestar, **options: Any) -> None:
-    """`uvicorn.run(app, **options)`, except that a stopping service first ends its live
-    feeds: a feed never ends by itself, so uvicorn would otherwise wait out its grace period
-    and cut each one (logging a traceback per feed)."""
-    import uvicorn
-    from uvicorn.config import STARTUP_FAILURE
-
-    class Server(uvicorn.Server):
-        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-            watches: Watches = app.state.watches
-            watches.close()
-            await super().shutdown(sockets=sockets)
-
-    _more_open_files()
-    server = Server(uvicorn.Config(app, **options))
-    with contextlib.suppress(KeyboardInterrupt):  # as uvicorn.run does
-        server.run()
-    if not server.started:  # it said why (the port is taken): exit as uvicorn.run would
-        raise SystemExit(STARTUP_FAILURE)
-
-
-def _more_open_files() -> None:
-    """Every live feed holds a connection, a file: the soft limit (often 1,024) would refuse
-    connections near a thousand feeds although the hard limit allows far more. Raise it to
-    the hard limit, as servers do; `--feeds-per-address` and `--feeds-per-token` keep one
-    client from taking them all."""
-    with contextlib.suppress(ImportError, ValueError, OSError):  # not on this system
-        import resource
-
-        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-        wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 65_536)
-        if soft != resource.RLIM_INFINITY and soft < wanted:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
 def _announce_admin(store: EventStore, open_signup: bool) -> None:
